@@ -1,0 +1,206 @@
+/**
+ * Core types shared by every stage of the pipeline:
+ *   ingest -> syntax -> score -> select -> repair -> render
+ * Stages hand plain data to each other; nothing here knows about CLI/HTTP/MCP.
+ */
+
+/** The shape of the text the agent read. */
+export type InputShape =
+  | 'raw' // a plain file
+  | 'numbered' // `cat -n` / `nl -ba` output: "   12\tcode"
+  | 'grep' // `grep -n` / `rg -n` output: "path:12:code", "path-13-code", "--"
+  | 'multi'; // several files in one output: "==> a.py <==" headers (head/tail style)
+
+/** One line of the input exactly as it arrived. */
+export interface InputLine {
+  /** 0-based position in the input. */
+  index: number;
+  /** Everything before the code: "   12\t", "src/a.py:12:", "" for raw input. Rendered verbatim. */
+  prefix: string;
+  /** The code part of the line (no prefix, no line terminator). */
+  text: string;
+  /** The line terminator that followed this line in the input: "\n", "\r\n" or "" (last line). */
+  eol: string;
+  /** Line number in its file (1-based) when known (numbered/grep/raw); null for structural lines. */
+  lineNo: number | null;
+  /** Index of the segment this line belongs to, or -1 for structural lines ("--", "==> a <==", blank separators). */
+  segment: number;
+  /** For grep input: true for a match line ("path:12:"), false for a context line ("path-12-"). */
+  isMatch?: boolean;
+}
+
+/** A run of input lines that belong to one file (a whole file, or the fragments grep showed of it). */
+export interface Segment {
+  /** Position of this segment in Document.segments. */
+  id: number;
+  /** File path when the input names one (grep, multi, or the caller's `path`). */
+  path?: string;
+  /** tree-sitter language name ("python", "typescript", "tsx", "c_sharp", ...) or a fallback name ("kotlin", "text"). */
+  language: string;
+  /** Input indexes (InputLine.index) of this segment's lines, in order. */
+  lines: number[];
+  /** True when the lines are contiguous lines of the file (raw/numbered), false for grep fragments. */
+  contiguous: boolean;
+}
+
+export interface Document {
+  shape: InputShape;
+  lines: InputLine[];
+  segments: Segment[];
+  /** Dominant line terminator of the input. */
+  eol: '\n' | '\r\n';
+  /** Whether the input ended with a line terminator. */
+  finalNewline: boolean;
+}
+
+// ---------------------------------------------------------------------------
+// Syntax index (per segment; all line numbers are 0-based indexes into the segment's lines)
+
+export type LineKind =
+  | 'blank'
+  | 'comment'
+  | 'docstring'
+  | 'import'
+  | 'decorator'
+  | 'header' // first line of a function/class/method/struct/impl/... definition
+  | 'clause' // else/elif/except/finally/catch/case/default line
+  | 'closer' // a line that only closes brackets/blocks: "}", "});", "end", ")"
+  | 'code';
+
+export interface Scope {
+  /** Kind of syntax node: "function", "class", "method", "if", "for", "try", ... (normalized). */
+  kind: string;
+  /** Name when the scope defines one (function/class name). */
+  name?: string;
+  /** First line of the node (decorators excluded). */
+  start: number;
+  /** Last line of the header (a multi-line signature ends here), >= start. */
+  headerEnd: number;
+  /** First line of the body (may equal headerEnd for `{` on the same line as a one-liner). */
+  bodyStart: number;
+  /** Last line of the node (the closing brace / `end` / last body line for Python). */
+  end: number;
+  /** Decorator/attribute/annotation lines attached above `start`. */
+  decorators: number[];
+  /** Indentation (leading whitespace) of the body's first line, used for placeholders. */
+  bodyIndent: string;
+  /** True for definitions (function/class/...), false for control-flow blocks. */
+  isDefinition: boolean;
+}
+
+export interface LineSyntax {
+  kind: LineKind;
+  /** Number of enclosing scopes. */
+  depth: number;
+  /** Indexes into SyntaxIndex.scopes of the enclosing scopes, outermost first. */
+  scopes: number[];
+  /** Symbols defined on this line (function/class/variable/const names). */
+  defines: string[];
+  /** Identifiers used on this line (excluding those it defines). */
+  uses: string[];
+  /** First line of the (possibly multi-line) statement this line belongs to. */
+  stmtStart: number;
+  /** Last line of that statement. */
+  stmtEnd: number;
+  /** Lines that close brackets/blocks opened on this line (e.g. the matching "}" line). */
+  closers: number[];
+  /** Paired clause lines: try<->except/finally, if<->elif/else, switch<->case. */
+  pairs: number[];
+}
+
+export interface SyntaxIndex {
+  language: string;
+  /** True when a tree-sitter grammar produced this index; false for the indentation/bracket fallback. */
+  hasGrammar: boolean;
+  /** True when the grammar parsed the text without ERROR/MISSING nodes. */
+  parseOk: boolean;
+  lines: LineSyntax[];
+  scopes: Scope[];
+  /** symbol -> lines that define it. */
+  definitions: Map<string, number[]>;
+  /** bound name -> import line that binds it. */
+  imports: Map<string, number>;
+}
+
+// ---------------------------------------------------------------------------
+// Scoring
+
+export interface ScoreInput {
+  query: string;
+  /** Code text of each line of the segment (no prefixes). */
+  lines: string[];
+  syntax: SyntaxIndex;
+  language: string;
+  path?: string;
+}
+
+export interface LineScores {
+  /** Per-line keep probability (marginal) in [0,1]. */
+  keep: Float64Array;
+  /** Document-level relevance in [0,1]. */
+  docScore: number;
+  /** Optional per-line rubric gate weight of the semantic rubric (dependency = 1 - semantic). */
+  gateSemantic?: Float64Array;
+  /** Optional Viterbi keep path of the fused CRF. */
+  viterbi?: Uint8Array;
+}
+
+export interface Scorer {
+  readonly name: string;
+  score(input: ScoreInput): LineScores;
+}
+
+// ---------------------------------------------------------------------------
+// Public request/result
+
+export interface PruneRequest {
+  /** The tool output to prune (a file, cat -n output, grep output, ...). */
+  code: string;
+  /** The agent's goal hint. Empty/missing => nothing is pruned unless a budget forces it. */
+  query?: string;
+  /** Force a language (tree-sitter name or common alias); otherwise detected from path/content. */
+  language?: string;
+  /** Path of the file, for language detection and markers. */
+  path?: string;
+  /** Budget mode: output tokens <= input tokens / ratio (markers included). */
+  ratio?: number;
+  /** Budget mode: output tokens <= tokens. */
+  tokens?: number;
+  /** Threshold mode: keep lines whose keep probability >= threshold. */
+  threshold?: number;
+  /** Include per-line scores in the result. */
+  explain?: boolean;
+  /** Disable the repair stage (ablation). */
+  repair?: boolean;
+  /** Return small inputs whole (default true). */
+  keepSmall?: boolean;
+}
+
+export interface LineExplain {
+  /** 1-based input line. */
+  line: number;
+  score: number;
+  gateSemantic?: number;
+  kept: boolean;
+  /** Why the line is kept: "score", "repair:header", "repair:closer", ... */
+  reason?: string;
+}
+
+export interface PruneResult {
+  text: string;
+  /** Kept ranges, 1-based inclusive (see README: input line positions; for a single numbered file, its line numbers). */
+  kept: [number, number][];
+  omitted: [number, number][];
+  /** Document relevance score in [0,1]. */
+  score: number;
+  tokensIn: number;
+  tokensOut: number;
+  language: string;
+  ms: number;
+  shape: InputShape;
+  /** Problems in the content, e.g. "binary input returned unchanged". */
+  warnings: string[];
+  /** Per input line: was it kept (1) or omitted (0). Parallel to the input lines. */
+  keepMask: Uint8Array;
+  explain?: LineExplain[];
+}
