@@ -147,6 +147,8 @@ export interface LineScores {
 
 export interface Scorer {
   readonly name: string;
+  /** Threshold-mode default for this scorer's probabilities (calibrated for high recall). */
+  readonly defaultThreshold?: number;
   score(input: ScoreInput): LineScores;
 }
 

@@ -1,0 +1,227 @@
+// skim playground: plain browser JavaScript, no build step. Talks to the same server's
+// GET /examples, GET /v1/info and POST /v1/prune (with explain: true for the score gutter).
+'use strict';
+
+/** Goal hints that fit the bundled examples. */
+const SUGGESTED_QUESTIONS = {
+  'playground-http_session.py': 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?',
+  'playground-rate_limiter.ts': 'How is the wait time computed when a client has run out of tokens, and what does the middleware answer then?',
+  'playground-lru_cache.go': 'How does Set make room for a new value when the cache is full?',
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function showError(message) {
+  const box = $('error');
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+async function getJson(url, init) {
+  const res = await fetch(url, init);
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) throw new Error((body && body.error && body.error.message) || `${res.status} ${res.statusText}`);
+  return body;
+}
+
+async function loadExamples() {
+  const select = $('example');
+  try {
+    const { examples } = await getJson('examples');
+    for (const ex of examples) {
+      const opt = el('option', '', ex.name.replace(/^playground-/, ''));
+      opt.value = ex.name;
+      select.appendChild(opt);
+    }
+  } catch (err) {
+    showError(`Could not list the examples: ${err.message}`);
+  }
+  select.addEventListener('change', async () => {
+    const name = select.value;
+    if (!name) return;
+    try {
+      const res = await fetch(`examples/${encodeURIComponent(name)}`);
+      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+      $('code').value = await res.text();
+      $('path').value = name.replace(/^playground-/, '');
+      if (SUGGESTED_QUESTIONS[name]) $('query').value = SUGGESTED_QUESTIONS[name];
+      showError('');
+    } catch (err) {
+      showError(`Could not load ${name}: ${err.message}`);
+    }
+  });
+}
+
+async function loadVersion() {
+  try {
+    const info = await getJson('v1/info');
+    $('version').textContent = `v${info.version} · ${info.model}`;
+  } catch {
+    /* the page works without it */
+  }
+}
+
+function selectedMode() {
+  const checked = document.querySelector('input[name=mode]:checked');
+  return checked ? checked.value : 'adaptive';
+}
+
+async function run() {
+  const code = $('code').value;
+  if (!code.trim()) {
+    showError('Paste some code or pick an example first.');
+    return;
+  }
+  const request = { code, query: $('query').value, explain: true };
+  const path = $('path').value.trim();
+  if (path) request.path = path;
+  const mode = selectedMode();
+  if (mode !== 'adaptive') request.ratio = Number(mode);
+
+  const button = $('run');
+  button.disabled = true;
+  button.textContent = 'Skimming…';
+  showError('');
+  try {
+    const result = await getJson('v1/prune', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    render(code, result);
+  } catch (err) {
+    showError(`Pruning failed: ${err.message}`);
+  } finally {
+    button.disabled = false;
+    button.textContent = 'Skim';
+  }
+}
+
+function inputLines(code) {
+  const lines = code.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => l.replace(/\r$/, ''));
+}
+
+function render(code, r) {
+  const lines = inputLines(code);
+  const mask = r.keepMask && r.keepMask.length === lines.length ? r.keepMask : lines.map(() => 1);
+  const explain = new Map((r.explain || []).map((e) => [e.line, e]));
+  const keptCount = mask.reduce((a, b) => a + b, 0);
+
+  $('stats').hidden = false;
+  $('tokens').textContent = `${r.tokensIn.toLocaleString('en-US')} → ${r.tokensOut.toLocaleString('en-US')}`;
+  $('ratio').textContent = r.tokensOut > 0 ? `${(r.tokensIn / r.tokensOut).toFixed(1)}x` : '—';
+  $('lines').textContent = `${keptCount} / ${lines.length}`;
+  $('score').textContent = typeof r.score === 'number' ? r.score.toFixed(2) : '—';
+  $('language').textContent = r.language;
+  $('ms').textContent = `${Math.round(r.ms)} ms`;
+
+  const warnings = $('warnings');
+  warnings.replaceChildren(...(r.warnings || []).map((w) => el('li', '', w)));
+  if (r.error) warnings.appendChild(el('li', '', r.error));
+  warnings.hidden = warnings.childElementCount === 0;
+
+  const view = $('view');
+  const frag = document.createDocumentFragment();
+  let i = 0;
+  while (i < lines.length) {
+    if (mask[i]) {
+      frag.appendChild(lineRow(i + 1, lines[i], true, explain.get(i + 1)));
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < lines.length && !mask[j]) j++;
+    frag.appendChild(omittedRun(i + 1, j, lines, explain));
+    i = j;
+  }
+  view.replaceChildren(frag);
+  if (lines.length > 0) {
+    const legend = el('p', 'legend', 'bar = keep probability · ');
+    legend.appendChild(el('span', 'sw')).style.background = '#f59e0b';
+    legend.appendChild(document.createTextNode('kept by repair (header, import, closer, …) · click a blue marker to show the lines it hides'));
+    view.appendChild(legend);
+  }
+
+  $('agentText').textContent = r.text;
+  $('viewSwitch').hidden = false;
+  applyView();
+}
+
+function lineRow(no, text, kept, ex) {
+  const row = el('div', `line ${kept ? 'kept' : 'omitted'}`);
+  row.dataset.line = String(no);
+  if (ex && ex.reason && ex.reason.startsWith('repair')) row.classList.add('repair');
+  const gutter = el('span', 'gutter');
+  gutter.appendChild(el('span', 'no', String(no)));
+  const bar = el('span', 'bar');
+  const fill = el('i');
+  const score = ex ? ex.score : null;
+  fill.style.width = score === null ? '0' : `${Math.round(Math.max(0, Math.min(1, score)) * 100)}%`;
+  bar.appendChild(fill);
+  gutter.appendChild(bar);
+  gutter.appendChild(el('span', 'val', score === null ? '' : score.toFixed(2)));
+  gutter.title = ex ? `score ${score.toFixed(3)}${ex.reason ? ` · kept: ${ex.reason}` : ''}` : 'no score (input returned whole)';
+  row.appendChild(gutter);
+  row.appendChild(el('span', 'code', text === '' ? ' ' : text));
+  return row;
+}
+
+/** One collapsed marker for lines first..last (1-based, inclusive); click to expand. */
+function omittedRun(first, last, lines, explain) {
+  const wrap = el('div', 'omitted-run');
+  const count = last - first + 1;
+  const label = `… ${count} ${count === 1 ? 'line' : 'lines'} omitted (${first}-${last})`;
+  const marker = el('button', 'marker');
+  marker.type = 'button';
+  marker.appendChild(el('span', 'text', label));
+  const hint = el('span', 'hint', 'show');
+  marker.appendChild(hint);
+  const block = el('div', 'omitted-block');
+  block.hidden = true;
+  marker.addEventListener('click', () => {
+    if (block.childElementCount === 0) {
+      for (let n = first; n <= last; n++) block.appendChild(lineRow(n, lines[n - 1], false, explain.get(n)));
+    }
+    block.hidden = !block.hidden;
+    hint.textContent = block.hidden ? 'show' : 'hide';
+    marker.setAttribute('aria-expanded', String(!block.hidden));
+  });
+  marker.setAttribute('aria-expanded', 'false');
+  wrap.appendChild(marker);
+  wrap.appendChild(block);
+  return wrap;
+}
+
+function applyView() {
+  const checked = document.querySelector('input[name=view]:checked');
+  const asText = checked && checked.value === 'text';
+  $('view').hidden = asText;
+  $('agentText').hidden = !asText;
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  $('run').addEventListener('click', run);
+  $('query').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') run();
+  });
+  $('code').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) run();
+  });
+  for (const radio of document.querySelectorAll('input[name=view]')) radio.addEventListener('change', applyView);
+  loadExamples();
+  loadVersion();
+});

@@ -1,0 +1,23 @@
+/** The method registry: names accepted by `skim bench --methods`. */
+import { bm25Method, fullMethod, headMethod, randomMethod } from './baselines.js';
+import { outlineMethod } from './outline.js';
+import { repomixMethod } from './repomix.js';
+import { heuristicMethod, noRepairMethod, skimMethod } from './skim.js';
+import { METHOD_NAMES } from './names.js';
+import type { BenchMethod } from './types.js';
+
+export const METHODS: Record<string, BenchMethod> = Object.fromEntries(
+  [skimMethod, heuristicMethod, noRepairMethod, fullMethod, headMethod, randomMethod, bm25Method, outlineMethod, repomixMethod].map((m) => [m.name, m]),
+);
+
+export const ALL_METHOD_NAMES: readonly string[] = METHOD_NAMES;
+
+export function resolveMethods(list: string): BenchMethod[] {
+  const names = list === 'all' ? ALL_METHOD_NAMES : list.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new Error('no methods given');
+  return names.map((n) => {
+    const m = METHODS[n];
+    if (!m) throw new Error(`unknown method "${n}" (known: ${ALL_METHOD_NAMES.join(', ')})`);
+    return m;
+  });
+}

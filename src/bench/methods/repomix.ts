@@ -1,0 +1,74 @@
+/**
+ * The real Repomix `--compress` output of a file, through the published package's own code
+ * path: `repomix --compress` runs each file through `parseFile` (tree-sitter captures of
+ * signatures/definitions joined by "⋮----" separators), falls back to the original content when
+ * the language is unsupported, and trims the result (core/file/fileProcessContent.js,
+ * fileProcess.js). Calling that function in-process gives byte-identical per-file output to the
+ * CLI (test/bench/repomix.test.ts checks it against the CLI) without packing a temp dir per file.
+ * Budgets do not apply: this is Repomix's natural compression. Kept lines are found by aligning
+ * its output lines back onto the input (it trims indentation and some trailing syntax).
+ */
+import { mergeConfigs, parseFile, setLogLevel } from 'repomix';
+import { countTokens } from '../../core/tokens/count.js';
+import type { BenchMethod, PreparedFile } from './types.js';
+
+export const REPOMIX_SEPARATOR = '⋮----';
+
+/** File extensions Repomix recognizes, for inputs without a path (grep observations). */
+const EXT: Record<string, string> = {
+  python: 'py', typescript: 'ts', tsx: 'tsx', javascript: 'js', go: 'go', rust: 'rs', java: 'java', c: 'c', cpp: 'cpp',
+  c_sharp: 'cs', ruby: 'rb', kotlin: 'kt', php: 'php', swift: 'swift', css: 'css',
+};
+
+type RepomixConfig = Parameters<typeof parseFile>[2];
+let config: RepomixConfig | undefined;
+
+function repomixConfig(): RepomixConfig {
+  if (!config) {
+    setLogLevel(-1); // silence its console logger
+    config = mergeConfigs(process.cwd(), {}, { output: { compress: true } } as never) as RepomixConfig;
+  }
+  return config;
+}
+
+/** Repomix's compressed rendering of one file's content (what its packed output shows for it). */
+export async function repomixCompress(content: string, filePath: string): Promise<string> {
+  const parsed = await parseFile(content, filePath, repomixConfig());
+  return (parsed ?? content).trim();
+}
+
+/** Map each non-separator output line to the first matching input line at or after the previous match. */
+export function alignKept(inputTexts: string[], output: string): Uint8Array {
+  const keep = new Uint8Array(inputTexts.length);
+  const trimmed = inputTexts.map((t) => t.trim());
+  let p = 0;
+  for (const raw of output.split('\n')) {
+    const o = raw.trim();
+    if (o === '' || o === REPOMIX_SEPARATOR) continue;
+    for (let i = p; i < trimmed.length; i++) {
+      if (trimmed[i] !== '' && (trimmed[i] === o || trimmed[i].startsWith(o))) {
+        keep[i] = 1;
+        p = i + 1;
+        break;
+      }
+    }
+  }
+  return keep;
+}
+
+function pathFor(f: PreparedFile): string {
+  if (f.file.path) return f.file.path;
+  return `observation.${EXT[f.language] ?? 'txt'}`;
+}
+
+export const repomixMethod: BenchMethod = {
+  name: 'repomix',
+  kind: 'natural',
+  async run(f) {
+    // Repomix packs files, not tool output: give it the file text without `cat -n`/grep prefixes.
+    const texts = f.doc.lines.map((l) => l.text);
+    const content = f.doc.shape === 'raw' ? f.file.code : texts.join('\n') + '\n';
+    const text = await repomixCompress(content, pathFor(f));
+    return { text, keepMask: alignKept(texts, text), tokensOut: countTokens(text) };
+  },
+};

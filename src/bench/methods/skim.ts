@@ -1,0 +1,34 @@
+/**
+ * skim itself through its public API: `skim` (createPruner() with the default scorer: the learned
+ * model when models/default is present), `heuristic` (the heuristic scorer alone) and `no-repair`
+ * (the default pruner with repair disabled). Adaptive = threshold mode; budgets = `ratio`.
+ */
+import { createPruner } from '../../index.js';
+import type { PruneRequest } from '../../core/types.js';
+import type { BenchMethod, Budget, PreparedFile } from './types.js';
+
+type Pruner = ReturnType<typeof createPruner>;
+
+function pruneMethod(name: string, make: () => Pruner, extra: Partial<PruneRequest> = {}): BenchMethod {
+  let pruner: Pruner | undefined;
+  return {
+    name,
+    kind: 'budgeted',
+    async run(f: PreparedFile, b: Budget) {
+      pruner ??= make();
+      const req: PruneRequest = { code: f.file.code, query: f.query, language: f.language, ...extra };
+      if (f.file.path) req.path = f.file.path;
+      if (b.ratio !== undefined) req.ratio = b.ratio;
+      const r = await pruner.prune(req);
+      return { text: r.text, keepMask: r.keepMask, tokensOut: r.tokensOut };
+    },
+    async describe() {
+      pruner ??= make();
+      return `scorer ${(await pruner.scorer()).name}${extra.repair === false ? ', repair off' : ''}`;
+    },
+  };
+}
+
+export const skimMethod = pruneMethod('skim', () => createPruner());
+export const heuristicMethod = pruneMethod('heuristic', () => createPruner({ scorer: 'heuristic' }));
+export const noRepairMethod = pruneMethod('no-repair', () => createPruner(), { repair: false });

@@ -1,0 +1,71 @@
+/**
+ * Recall against compression for every method, as an SVG: a vega-lite spec compiled to vega and
+ * rendered headless with View.toSVG(). One point per method and budget, a line through each
+ * method's budgets, one panel per suite.
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import type { ResultRow } from './runner.js';
+
+export interface PlotPoint {
+  suite: string;
+  method: string;
+  budget: string;
+  compression: number;
+  recall: number;
+}
+
+export function plotPoints(rows: ResultRow[]): PlotPoint[] {
+  const pts: PlotPoint[] = [];
+  for (const r of rows) {
+    const compression = r.compression_gold ?? r.compression_all;
+    if (compression === null || r.recall_micro === null) continue;
+    pts.push({ suite: r.suite, method: r.method, budget: r.budget, compression, recall: r.recall_micro });
+  }
+  return pts;
+}
+
+const BUDGET_ORDER = ['natural', 'adaptive', '2x', '4x', '8x', '16x'];
+
+export function plotSpec(points: PlotPoint[]): TopLevelSpec {
+  const budgets = [...new Set(points.map((p) => p.budget))].sort((a, b) => BUDGET_ORDER.indexOf(a) - BUDGET_ORDER.indexOf(b) || a.localeCompare(b));
+  const suites = [...new Set(points.map((p) => p.suite))];
+  const layer = {
+    layer: [
+      {
+        mark: { type: 'line', opacity: 0.5 },
+        encoding: {
+          x: { field: 'compression', type: 'quantitative', scale: { type: 'log' }, title: 'compression on gold files (tokens in / out, log)' },
+          y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] }, title: 'recall of labelled lines (micro)' },
+          color: { field: 'method', type: 'nominal', legend: { title: 'method' } },
+          order: { field: 'compression', type: 'quantitative' },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x: { field: 'compression', type: 'quantitative' },
+          y: { field: 'recall', type: 'quantitative' },
+          color: { field: 'method', type: 'nominal' },
+          shape: { field: 'budget', type: 'nominal', scale: { domain: budgets }, legend: { title: 'budget' } },
+          tooltip: [{ field: 'method' }, { field: 'budget' }, { field: 'recall', format: '.3f' }, { field: 'compression', format: '.2f' }],
+        },
+      },
+    ],
+  };
+  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', data: { values: points }, background: 'white' };
+  if (suites.length > 1) {
+    return { ...base, facet: { field: 'suite', type: 'nominal', title: null }, columns: 2, spec: { width: 360, height: 260, ...layer } } as unknown as TopLevelSpec;
+  }
+  return { ...base, title: suites[0] ?? '', width: 480, height: 320, ...layer } as unknown as TopLevelSpec;
+}
+
+export async function renderPlotSvg(rows: ResultRow[]): Promise<string> {
+  const spec = compile(plotSpec(plotPoints(rows))).spec;
+  const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,95 @@
+/** Markdown tables of a bench report: one main table per suite, plus replay and per-language tables. */
+import type { BenchReport, ResultRow } from './runner.js';
+import type { Summary } from './metrics.js';
+
+function fmt(v: number | null | undefined, kind: 'share' | 'x' | 'ms' | 'int'): string {
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  switch (kind) {
+    case 'share':
+      return v.toFixed(3);
+    case 'x':
+      return `${v.toFixed(2)}x`;
+    case 'ms':
+      return v < 10 ? v.toFixed(2) : v.toFixed(1);
+    case 'int':
+      return String(Math.round(v));
+  }
+}
+
+const MAIN_COLUMNS: [string, keyof Summary, 'share' | 'x' | 'ms' | 'int'][] = [
+  ['files', 'files', 'int'],
+  ['recall (micro)', 'recall_micro', 'share'],
+  ['recall (file mean)', 'recall_file_mean', 'share'],
+  ['files all kept', 'files_all_kept', 'share'],
+  ['hunks whole', 'hunks_all_kept', 'share'],
+  ['compr. gold', 'compression_gold', 'x'],
+  ['compr. distractor', 'compression_distractor', 'x'],
+  ['compr. all', 'compression_all', 'x'],
+  ['tokens saved', 'token_saving', 'share'],
+  ['valid', 'valid_rate', 'share'],
+  ['p50 ms', 'latency_ms_p50', 'ms'],
+  ['p95 ms', 'latency_ms_p95', 'ms'],
+];
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map((_, i) => (i < 2 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+export function mainTable(rows: ResultRow[]): string {
+  return table(
+    ['method', 'budget', ...MAIN_COLUMNS.map((c) => c[0])],
+    rows.map((r) => [r.method, r.budget, ...MAIN_COLUMNS.map(([, k, kind]) => fmt(r[k] as number | null, kind))]),
+  );
+}
+
+export function replayTable(rows: ResultRow[]): string {
+  const rs = rows.filter((r) => r.replay);
+  return table(
+    ['method', 'budget', 'reads', 'runs', 'read tokens saved', 'saved net of re-reads', 're-read rate', 'run saving (mean)', 'gold obs recall'],
+    rs.map((r) => {
+      const p = r.replay!;
+      return [r.method, r.budget, fmt(p.reads, 'int'), fmt(p.runs, 'int'), fmt(p.token_saving, 'share'), fmt(p.token_saving_net_rereads, 'share'), fmt(p.reread_rate, 'share'), fmt(p.run_saving_mean, 'share'), fmt(p.recall_gold_obs, 'share')];
+    }),
+  );
+}
+
+/** Languages as rows, methods (at one budget, plus the budget-free ones) as columns: "recall / compression / valid". */
+export function languageTable(rows: ResultRow[], budget: string): string {
+  const rs = rows.filter((r) => r.by_language && (r.budget === budget || r.budget === 'natural'));
+  const langs = [...new Set(rs.flatMap((r) => Object.keys(r.by_language!)))].sort();
+  const out = langs.map((lang) => {
+    const files = rs.map((r) => r.by_language![lang]?.files ?? 0).reduce((a, b) => Math.max(a, b), 0);
+    return [
+      lang,
+      String(files),
+      ...rs.map((r) => {
+        const s = r.by_language![lang];
+        return s ? `${fmt(s.recall_micro, 'share')} / ${fmt(s.compression_all, 'x')} / ${fmt(s.valid_rate, 'share')}` : '–';
+      }),
+    ];
+  });
+  return table(['language', 'files', ...rs.map((r) => (r.budget === 'natural' ? r.method : `${r.method} @ ${r.budget}`))], out);
+}
+
+export function toMarkdown(report: BenchReport): string {
+  const parts: string[] = [];
+  const suites = [...new Set(report.results.map((r) => r.suite))];
+  for (const suite of suites) {
+    const rows = report.results.filter((r) => r.suite === suite);
+    const meta = report.meta.cases.find((c) => c.suite === suite);
+    parts.push(`### ${suite}${meta ? ` (${meta.cases} cases, ${meta.files} files)` : ''}\n`);
+    parts.push(mainTable(rows));
+    const errs = rows.filter((r) => r.errors > 0);
+    if (errs.length) parts.push(`\nErrors: ${errs.map((r) => `${r.method} @ ${r.budget}: ${r.errors}`).join(', ')}`);
+    if (rows.some((r) => r.replay)) parts.push('\n' + replayTable(rows));
+    if (rows.some((r) => r.by_language)) {
+      for (const b of report.meta.budgets) {
+        parts.push(`\nBy language at ${b} (recall micro / compression / valid):\n`);
+        parts.push(languageTable(rows, b));
+      }
+    }
+    parts.push('');
+  }
+  return parts.join('\n') + '\n';
+}

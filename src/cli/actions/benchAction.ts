@@ -1,0 +1,106 @@
+/**
+ * `skim bench`: run skim and the baselines over benchmark case files and report recall,
+ * compression, validity and latency (see src/bench/). Progress goes to stderr (TTY only); the
+ * markdown tables go to stdout unless --md names a file.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Command, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { EXIT_CODES } from '../../core/errors.js';
+import { METHOD_NAMES } from '../../bench/methods/names.js';
+import { parseBudget } from '../../bench/methods/types.js';
+import type { BenchOptions } from '../../bench/runner.js';
+
+interface BenchCliOptions {
+  cases: string[];
+  methods: string;
+  budgets: string;
+  limit?: string;
+  json?: string;
+  md?: string;
+  plot?: string;
+}
+
+class UsageError extends Error {
+  constructor(message: string, readonly exitCode = EXIT_CODES.EUSAGE) {
+    super(message);
+  }
+}
+
+async function writeOut(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, content);
+}
+
+function progressBar(): BenchOptions['progress'] {
+  if (!process.stderr.isTTY) return undefined;
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: 'bench [{bar}] {value}/{total} cases | {eta_formatted} left | {case}', hideCursor: true, etaBuffer: 50 },
+    cliProgress.Presets.shades_classic,
+  );
+  return {
+    start: (total) => bar.start(total, 0, { case: '' }),
+    tick: (label) => bar.increment(1, { case: label.slice(0, 40) }),
+    stop: () => bar.stop(),
+  };
+}
+
+export async function benchAction(o: BenchCliOptions): Promise<void> {
+  if (!o.cases?.length) throw new UsageError('give at least one --cases FILE (.jsonl or .jsonl.gz)');
+  for (const f of o.cases) if (!existsSync(f)) throw new UsageError(`case file not found: ${f}`, EXIT_CODES.ENOINPUT);
+  // Loaded on use: the methods pull in repomix and vega, which other sub-commands do not need.
+  const [{ resolveMethods }, { runBench }, { toMarkdown }, { renderPlotSvg }] = await Promise.all([
+    import('../../bench/methods/index.js'),
+    import('../../bench/runner.js'),
+    import('../../bench/report.js'),
+    import('../../bench/plot.js'),
+  ]);
+  let methods, budgets, limit: number | undefined;
+  try {
+    methods = resolveMethods(o.methods);
+    budgets = o.budgets.split(',').filter((s) => s.trim()).map(parseBudget);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (budgets.length === 0) throw new UsageError('give at least one budget, e.g. --budgets adaptive,4,8');
+  if (o.limit !== undefined) {
+    limit = Number(o.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
+  }
+  const report = await runBench({
+    cases: o.cases,
+    methods,
+    budgets,
+    limit,
+    progress: progressBar(),
+    onError: (msg) => process.stderr.write(`warning: ${msg}\n`),
+  });
+  const md = toMarkdown(report);
+  if (o.json) await writeOut(o.json, JSON.stringify(report, null, 2) + '\n');
+  if (o.md) await writeOut(o.md, md);
+  else process.stdout.write(md);
+  if (o.plot) await writeOut(o.plot, await renderPlotSvg(report.results));
+}
+
+export function registerBench(program: Command): void {
+  program
+    .command('bench')
+    .description('benchmark skim and baselines on labelled cases: recall, compression, validity, latency')
+    .requiredOption('--cases <file>', 'case file (.jsonl or .jsonl.gz); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .addOption(new Option('--methods <list>', `comma-separated methods, or "all" (${METHOD_NAMES.join(', ')})`).default('all'))
+    .option('--budgets <list>', 'comma-separated budgets: adaptive and/or ratios (4 = output <= input/4 tokens)', 'adaptive,4,8')
+    .option('--limit <n>', 'at most N cases per file')
+    .option('--json <out>', 'write the full report as JSON')
+    .option('--md <out>', 'write the markdown tables here instead of stdout')
+    .option('--plot <out.svg>', 'write recall vs compression as SVG (vega-lite)')
+    .action(async (opts: BenchCliOptions) => {
+      try {
+        await benchAction(opts);
+      } catch (e) {
+        process.stderr.write(`skim bench: ${(e as Error).message}\n`);
+        process.exitCode = e instanceof UsageError ? e.exitCode : 1;
+      }
+    });
+}

@@ -1,0 +1,58 @@
+/**
+ * `skim cat FILE... [--focus Q]`: like `cat -n` for a shell-only agent, pruned for the goal hint.
+ * Several files get `==> path <==` headers and their own numbering. Exit 1 when a file could not
+ * be read (the others are still printed), as cat does.
+ */
+import type { Command } from 'commander';
+import { SkimError } from '../../core/errors.js';
+import { numberLines, readTextFile } from '../../tools/fileTools.js';
+import { action, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
+
+interface CatFlags {
+  focus?: string;
+  ratio?: number;
+  tokens?: number;
+  offset?: number;
+  limit?: number;
+  scorer?: string;
+  model?: string;
+}
+
+export function registerCat(program: Command): void {
+  program
+    .command('cat')
+    .description('print files numbered like `cat -n`, pruned to what the --focus question needs')
+    .argument('<files...>', 'files to read')
+    .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
+    .option('-r, --ratio <n>', 'budget: at most 1/n of the tokens', parseRatio)
+    .option('-t, --tokens <n>', 'budget: at most n tokens', parseTokens)
+    .option('--offset <line>', 'first line to show (1-based)', parseTokens)
+    .option('--limit <n>', 'number of lines to show', parseTokens)
+    .option('--scorer <name>', 'learned (default) or heuristic')
+    .option('--model <dir>', 'model weights directory')
+    .action(action(async (files: string[], flags: CatFlags) => {
+      const pruner = prunerFor(flags);
+      let status = 0;
+      for (const file of files) {
+        let text: string;
+        try {
+          text = await readTextFile(file);
+        } catch (err) {
+          if (!(err instanceof SkimError)) throw err;
+          process.stderr.write(`skim cat: ${err.message}\n`);
+          status = 1;
+          continue;
+        }
+        const numbered = numberLines(text, { offset: flags.offset, limit: flags.limit });
+        if (files.length > 1) await writeOut(`==> ${file} <==\n`);
+        if (!flags.focus && flags.ratio === undefined && flags.tokens === undefined) {
+          await writeOut(numbered);
+          continue;
+        }
+        const result = await pruner.prune({ code: numbered, query: flags.focus, path: file, ratio: flags.ratio, tokens: flags.tokens });
+        for (const w of result.warnings) if (!w.startsWith('no query')) warn(`${file}: ${w}`);
+        await writeOut(result.text);
+      }
+      return status;
+    }));
+}

@@ -1,0 +1,69 @@
+/**
+ * `skim grep PATTERN [PATH...] [--focus Q]`: a recursive `grep -n` (JavaScript regular
+ * expressions, no shell, no grep binary), pruned for the goal hint. Exit status as grep:
+ * 0 = matches, 1 = none, 2 = error.
+ */
+import type { Command } from 'commander';
+import { SkimError } from '../../core/errors.js';
+import { grepFiles } from '../../tools/fileTools.js';
+import { action, parseCount, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
+
+interface GrepFlags {
+  focus?: string;
+  glob?: string;
+  ignoreCase?: boolean;
+  fixedStrings?: boolean;
+  context?: number;
+  maxCount?: number;
+  ratio?: number;
+  tokens?: number;
+  scorer?: string;
+  model?: string;
+}
+
+export function registerGrep(program: Command): void {
+  program
+    .command('grep')
+    .description('search files like `grep -rn`, pruned to what the --focus question needs')
+    .argument('<pattern>', 'regular expression (JavaScript syntax)')
+    .argument('[paths...]', 'files or directories (default: .)')
+    .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need')
+    .option('-g, --glob <glob>', 'only files matching this glob, e.g. "*.py" or "src/**/*.ts"')
+    .option('-i, --ignore-case', 'case-insensitive match')
+    .option('-F, --fixed-strings', 'pattern is a literal string')
+    .option('-C, --context <n>', 'lines of context around each match', parseCount)
+    .option('-m, --max-count <n>', 'stop after n matching lines in total', parseCount)
+    .option('-r, --ratio <n>', 'budget: at most 1/n of the tokens', parseRatio)
+    .option('-t, --tokens <n>', 'budget: at most n tokens', parseTokens)
+    .option('--scorer <name>', 'learned (default) or heuristic')
+    .option('--model <dir>', 'model weights directory')
+    .action(action(async (pattern: string, paths: string[], flags: GrepFlags) => {
+      try {
+        const pruner = prunerFor(flags);
+        const res = await grepFiles(pattern, paths, {
+          glob: flags.glob,
+          ignoreCase: flags.ignoreCase,
+          fixedStrings: flags.fixedStrings,
+          context: flags.context,
+          maxMatches: flags.maxCount,
+        });
+        for (const e of res.errors) process.stderr.write(`skim grep: ${e}\n`);
+        if (res.truncated) warn(`stopped after ${res.matches} matches`);
+        if (res.matches === 0) return 1;
+        if (!flags.focus && flags.ratio === undefined && flags.tokens === undefined) {
+          await writeOut(res.output);
+          return 0;
+        }
+        const result = await pruner.prune({ code: res.output, query: flags.focus, ratio: flags.ratio, tokens: flags.tokens });
+        for (const w of result.warnings) if (!w.startsWith('no query')) warn(w);
+        await writeOut(result.text);
+        return 0;
+      } catch (err) {
+        if (err instanceof SkimError) {
+          process.stderr.write(`skim grep: ${err.message}\n`);
+          return 2;
+        }
+        throw err;
+      }
+    }));
+}

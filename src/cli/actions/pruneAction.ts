@@ -1,0 +1,180 @@
+/**
+ * `skim prune [FILE|-] --query Q [--ratio N | --tokens N | --threshold T]` and
+ * `skim prune --batch IN.jsonl` (one request per line, one result per line, one process).
+ */
+import { createReadStream } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import readline from 'node:readline';
+import zlib from 'node:zlib';
+import type { Command } from 'commander';
+import { SkimError } from '../../core/errors.js';
+import type { Pruner } from '../../core/prune.js';
+import type { PruneRequest, PruneResult } from '../../core/types.js';
+import { decodeText, isValidUtf8 } from '../../tools/fileTools.js';
+import { action, parseRatio, parseThreshold, parseTokens, prunerFor, readInput, warn, writeOut } from '../io.js';
+
+interface PruneFlags {
+  query?: string;
+  ratio?: number;
+  tokens?: number;
+  threshold?: number;
+  language?: string;
+  json?: boolean;
+  explain?: boolean;
+  repair?: boolean;
+  batch?: string;
+  scorer?: string;
+  model?: string;
+}
+
+export function registerPrune(program: Command): void {
+  program
+    .command('prune')
+    .description('prune a file or tool output (cat -n, grep -n) for a goal hint')
+    .argument('[file]', 'file to prune, or - for stdin')
+    .option('-q, --query <text>', 'the goal hint: what you need from this code')
+    .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', parseRatio)
+    .option('-t, --tokens <n>', 'budget: output tokens <= n', parseTokens)
+    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: calibrated)', parseThreshold)
+    .option('-l, --language <name>', 'language (default: from the path or content)')
+    .option('--json', 'print one JSON object (text, kept, omitted, score, tokensIn, tokensOut, language, ms)')
+    .option('--explain', 'show every line with its keep score, gate split and why it was kept')
+    .option('--no-repair', 'skip the syntax repair stage (ablation)')
+    .option('--batch <file.jsonl>', 'read one request per line ({id, code|path, query, ...}); stream one JSON result per line')
+    .option('--scorer <name>', 'learned (default) or heuristic')
+    .option('--model <dir>', 'model weights directory (default: the shipped model)')
+    .action(action(async (file: string | undefined, flags: PruneFlags) => {
+      if (flags.ratio !== undefined && flags.tokens !== undefined) throw new SkimError('give either --ratio or --tokens, not both', 'EUSAGE');
+      const pruner = prunerFor(flags);
+      if (flags.batch) return runBatch(pruner, flags.batch, flags);
+      const buf = await readInput(file);
+      const utf8 = isValidUtf8(buf);
+      const code = decodeText(buf);
+      if (!utf8) {
+        // Fail open: the original bytes, untouched.
+        warn('input is not valid UTF-8: returned unchanged');
+        if (flags.json) await writeOut(JSON.stringify(jsonResult(wholeResult(code, 'input is not valid UTF-8: returned unchanged'))) + '\n');
+        else await new Promise<void>((r) => process.stdout.write(buf, () => r()));
+        return 0;
+      }
+      const req: PruneRequest = {
+        code,
+        query: flags.query,
+        path: file && file !== '-' ? file : undefined,
+        language: flags.language,
+        ratio: flags.ratio,
+        tokens: flags.tokens,
+        threshold: flags.threshold,
+        explain: flags.explain,
+        repair: flags.repair,
+      };
+      const result = await pruner.prune(req);
+      for (const w of result.warnings) warn(w);
+      if (flags.json) await writeOut(JSON.stringify(jsonResult(result, flags.explain)) + '\n');
+      else if (flags.explain) await writeOut(renderExplain(code, result));
+      else await writeOut(result.text);
+      return 0;
+    }));
+}
+
+/** The --json shape: the documented fields, plus warnings and (with --explain) per-line scores. */
+export function jsonResult(r: PruneResult, explain = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    text: r.text,
+    kept: r.kept,
+    omitted: r.omitted,
+    score: r.score,
+    tokensIn: r.tokensIn,
+    tokensOut: r.tokensOut,
+    language: r.language,
+    ms: r.ms,
+  };
+  if (r.warnings.length) out.warnings = r.warnings;
+  if (explain && r.explain) out.explain = r.explain;
+  return out;
+}
+
+function wholeResult(code: string, warning: string): PruneResult {
+  const n = code === '' ? 0 : code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
+  return {
+    text: code, kept: n ? [[1, n]] : [], omitted: [], score: 1, tokensIn: 0, tokensOut: 0,
+    language: 'text', ms: 0, shape: 'raw', warnings: [warning], keepMask: new Uint8Array(n).fill(1),
+  };
+}
+
+/** A gutter per input line: keep score, semantic-gate share, K(ept)/- and the reason. */
+function renderExplain(code: string, r: PruneResult): string {
+  const lines = code.split(/\r?\n/);
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  if (!r.explain) return r.text;
+  const width = String(lines.length).length;
+  let out = `# score = keep probability; gate = semantic share of the rubric mix; K = kept\n`;
+  for (const e of r.explain) {
+    const gate = e.gateSemantic !== undefined ? e.gateSemantic.toFixed(2) : '  - ';
+    const mark = e.kept ? 'K' : '-';
+    const why = e.kept ? (e.reason ?? '') : '';
+    out += `${e.score.toFixed(3)} ${gate} ${mark} ${why.padEnd(17)} ${String(e.line).padStart(width)}| ${lines[e.line - 1] ?? ''}\n`;
+  }
+  out += `# doc score ${r.score}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms} ms\n`;
+  return out;
+}
+
+interface BatchLine {
+  id?: unknown;
+  code?: string;
+  path?: string;
+  query?: string;
+  language?: string;
+  ratio?: number;
+  tokens?: number;
+  threshold?: number;
+  explain?: boolean;
+}
+
+async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promise<number> {
+  try {
+    await fs.access(file);
+  } catch {
+    throw new SkimError(`no such file: ${file}`, 'ENOINPUT');
+  }
+  let input: NodeJS.ReadableStream = createReadStream(file);
+  if (file.endsWith('.gz')) input = input.pipe(zlib.createGunzip());
+  const rl = readline.createInterface({ input, crlfDelay: Infinity });
+  let failures = 0;
+  let lineNo = 0;
+  for await (const raw of rl) {
+    lineNo++;
+    if (raw.trim() === '') continue;
+    let id: unknown = null;
+    try {
+      let req: BatchLine;
+      try {
+        req = JSON.parse(raw) as BatchLine;
+      } catch {
+        throw new SkimError(`line ${lineNo}: not valid JSON`, 'EUSAGE');
+      }
+      id = req.id ?? null;
+      let code = req.code;
+      if (code === undefined && typeof req.path === 'string') code = decodeText(await readInput(req.path));
+      if (typeof code !== 'string') throw new SkimError(`line ${lineNo}: needs "code" or "path"`, 'EUSAGE');
+      const result = await pruner.prune({
+        code,
+        query: req.query ?? flags.query,
+        language: req.language ?? flags.language,
+        path: req.path,
+        ratio: req.ratio ?? (req.tokens === undefined ? flags.ratio : undefined),
+        tokens: req.tokens ?? (req.ratio === undefined ? flags.tokens : undefined),
+        threshold: req.threshold ?? flags.threshold,
+        explain: req.explain ?? flags.explain,
+        repair: flags.repair,
+      });
+      await writeOut(JSON.stringify({ id, ...jsonResult(result, req.explain ?? flags.explain) }) + '\n');
+    } catch (err) {
+      failures++;
+      const message = err instanceof SkimError ? err.message : `internal error: ${(err as Error).message}`;
+      await writeOut(JSON.stringify({ id, error: message }) + '\n');
+    }
+  }
+  if (failures) warn(`${failures} request(s) failed (see "error" fields)`);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,98 @@
+/**
+ * `skim serve`: the HTTP API and playground on a local port.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { availableParallelism } from 'node:os';
+import { createPruner } from '../../index.js';
+import { createApp, DEFAULTS } from '../../server/app.js';
+import { grammarLanguages } from '../../server/info.js';
+import { listen } from '../../server/listen.js';
+import { inlineRunner, type PruneRunner } from '../../server/runner.js';
+import { createWorkerPool } from '../../server/workerPool.js';
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  workers: number;
+  timeout: number;
+  maxBody: number;
+  maxQueue: number;
+  scorer: 'heuristic' | 'learned';
+  modelDir?: string;
+  quiet?: boolean;
+}
+
+function intArg(min: number, what: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${what} must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+export function registerServe(program: Command): void {
+  const defaultWorkers = Math.max(1, Math.min(4, availableParallelism()));
+  program
+    .command('serve')
+    .description('HTTP API (SWE-Pruner compatible POST /prune, /v1/prune, /v1/rank) and the playground at /')
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = any free port)', intArg(0, '--port'), 8000)
+    .option('--workers <n>', 'prune worker threads (0 = prune on the main thread)', intArg(0, '--workers'), defaultWorkers)
+    .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', intArg(1, '--timeout'), DEFAULTS.timeoutMs)
+    .option('--max-body <bytes>', 'largest accepted request body', intArg(1, '--max-body'), DEFAULTS.maxBodyBytes)
+    .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', intArg(0, '--max-queue'), DEFAULTS.maxQueue)
+    .option('--scorer <name>', 'heuristic or learned', (v: string) => {
+      if (v !== 'heuristic' && v !== 'learned') throw new InvalidArgumentError('--scorer must be heuristic or learned');
+      return v;
+    }, 'learned')
+    .option('--model-dir <dir>', 'directory with learned weights (default: the shipped model)')
+    .option('-q, --quiet', 'do not log requests')
+    .action(async (opts: ServeOptions) => {
+      await serveCommand(opts);
+    });
+}
+
+async function serveCommand(opts: ServeOptions): Promise<void> {
+  const pruner = createPruner({ scorer: opts.scorer, modelDir: opts.modelDir });
+  // Resolve the scorer now: a bad --model-dir fails at start, not on the first request.
+  const scorer = await pruner.scorer();
+  const runner: PruneRunner =
+    opts.workers > 0
+      ? createWorkerPool({ size: opts.workers, scorer: opts.scorer, modelDir: opts.modelDir })
+      : inlineRunner(pruner);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const app = createApp({
+    runner,
+    timeoutMs: opts.timeout,
+    maxBodyBytes: opts.maxBody,
+    maxQueue: opts.maxQueue,
+    maxConcurrent: Math.max(1, opts.workers),
+    model: scorer.name,
+    languages: grammarLanguages,
+    log: opts.quiet ? (line) => (line.startsWith('skim serve:') ? log(line) : undefined) : log,
+  });
+  let listening;
+  try {
+    listening = await listen(app, opts.host, opts.port);
+  } catch (err) {
+    await runner.close();
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is already in use` : e.message;
+    throw new Error(`cannot listen on ${opts.host}:${opts.port}: ${why}`);
+  }
+  log(`skim serve: listening on ${listening.url} (scorer ${scorer.name}, ${runner.kind}); playground at ${listening.url}/`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`skim serve: ${signal} received, finishing in-flight requests`);
+    await listening.close(5000);
+    await runner.close();
+    log('skim serve: stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,94 @@
+/**
+ * CLI plumbing shared by the actions: reading input, writing output, and the one boundary where
+ * errors become a one-line message and an exit code (never a stack trace for a user error).
+ */
+import { promises as fs } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { EXIT_CODES, SkimError } from '../core/errors.js';
+import { createPruner, type Pruner } from '../core/prune.js';
+
+export async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Read FILE, or stdin for "-" / no file. */
+export async function readInput(file: string | undefined): Promise<Buffer> {
+  if (file === undefined || file === '-') {
+    if (process.stdin.isTTY) throw new SkimError('no input: give a FILE or pipe text on stdin', 'EUSAGE');
+    return readStdin();
+  }
+  let stat;
+  try {
+    stat = await fs.stat(file);
+  } catch {
+    throw new SkimError(`no such file: ${file}`, 'ENOINPUT');
+  }
+  if (stat.isDirectory()) throw new SkimError(`is a directory: ${file}`, 'EISDIR');
+  return fs.readFile(file);
+}
+
+export function writeOut(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}
+
+export function warn(message: string): void {
+  process.stderr.write(`skim: warning: ${message}\n`);
+}
+
+/** Run an action; SkimError -> "skim: message" + its exit code; anything else -> exit 70. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      const code = await fn(...args);
+      if (typeof code === 'number' && code !== 0) process.exitCode = code;
+    } catch (err) {
+      if (err instanceof SkimError) {
+        process.stderr.write(`skim: ${err.message}\n`);
+        process.exitCode = EXIT_CODES[err.code];
+      } else {
+        process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+        if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+        process.exitCode = 70;
+      }
+    }
+  };
+}
+
+// --- option parsers (commander) ---
+export function parseRatio(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 1) throw new InvalidArgumentError('must be a number >= 1');
+  return n;
+}
+export function parseTokens(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  return n;
+}
+export function parseThreshold(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('must be a number in [0, 1]');
+  return n;
+}
+export function parseCount(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  return n;
+}
+
+export interface ScorerFlags {
+  scorer?: string;
+  model?: string;
+}
+
+/** A pruner for the --scorer/--model flags shared by the commands. */
+export function prunerFor(flags: ScorerFlags): Pruner {
+  const s = flags.scorer ?? 'learned';
+  if (s !== 'learned' && s !== 'heuristic') throw new SkimError(`unknown scorer: ${s} (use learned or heuristic)`, 'EUSAGE');
+  return createPruner({ scorer: s, modelDir: flags.model });
+}

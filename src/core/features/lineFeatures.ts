@@ -1,0 +1,450 @@
+/**
+ * Per-line, query-conditioned feature vectors for the learned skimmer (design 2.3).
+ * Everything is computed over one segment: lexical match (BM25 over the file's lines, idf-mass
+ * coverage), the same for windows and enclosing scopes, the learned query->code bridge, verbatim
+ * evidence typical of issue texts (identifiers, code lines, traceback frames), structure from the
+ * SyntaxIndex, position and length. Values are squashed to roughly [0, 1] so one small MLP fits all.
+ */
+import type { LineKind, ScoreInput, SyntaxIndex } from '../types.js';
+import { type BridgeTable, expandQuery } from './bridge.js';
+import { rawTokens, terms } from './lexical.js';
+
+const KINDS: LineKind[] = ['blank', 'comment', 'docstring', 'import', 'decorator', 'header', 'clause', 'closer', 'code'];
+
+export const FEATURE_NAMES: string[] = [
+  // lexical, line level
+  'bm25_norm',
+  'bm25_log',
+  'coverage',
+  'matched_terms_log',
+  'max_idf_matched',
+  'bm25_rank_pct',
+  'win2_norm',
+  'win8_norm',
+  // scopes
+  'scope_inner_cov',
+  'scope_outer_cov',
+  'scope_max_cov',
+  'in_best_scope',
+  'scope_name_in_query',
+  'any_scope_name_in_query',
+  'traceback_func_scope',
+  // verbatim evidence
+  'verbatim_id_frac',
+  'verbatim_id_any',
+  'defines_query_symbol',
+  'line_in_query',
+  // learned bridge
+  'bridge_norm',
+  'bridge_log',
+  'bridge_win_norm',
+  'bridge_scope_norm',
+  'term_prior',
+  // structure
+  ...KINDS.map((k) => `kind_${k}`),
+  'depth',
+  'in_definition',
+  'is_scope_header',
+  'is_def_header',
+  'defines_used_by_strong',
+  'import_used_by_strong',
+  'header_of_strong',
+  'near_strong',
+  'position',
+  'length_log',
+  'indent',
+  'scope_size_log',
+  'file_lines_log',
+  'has_grammar',
+  // query kind
+  'query_len_log',
+  'query_is_question',
+  'query_has_traceback',
+  'query_has_code',
+  'path_in_query',
+  'bias_one',
+];
+
+export const NUM_FEATURES = FEATURE_NAMES.length;
+
+export interface FeatureContext {
+  bridge: BridgeTable;
+}
+
+/** Query-side analysis, shared by all segments scored for the same query. */
+export interface QueryInfo {
+  text: string;
+  terms: string[];
+  /** unique term -> query-side weight (1 + log tf). */
+  weight: Map<string, number>;
+  /** Raw identifier tokens of the query (case kept), for verbatim matches. */
+  raw: Set<string>;
+  /** Function names of traceback frames ("in foo", "path.py:12: in foo"). */
+  tbFuncs: Set<string>;
+  expansion: Map<string, number>;
+  isQuestion: number;
+  hasTraceback: number;
+  hasCode: number;
+}
+
+const TB_RE = /(?:File "[^"]+", line \d+, in ([A-Za-z_][A-Za-z0-9_]*))|(?:\.\w+:\d+: in ([A-Za-z_][A-Za-z0-9_]*))/g;
+
+export function analyzeQuery(query: string, bridge: BridgeTable): QueryInfo {
+  const t = terms(query);
+  const weight = new Map<string, number>();
+  for (const x of t) weight.set(x, (weight.get(x) ?? 0) + 1);
+  for (const [k, v] of weight) weight.set(k, 1 + Math.log(v));
+  const raw = new Set<string>();
+  for (const r of rawTokens(query)) if (r.length >= 3) raw.add(r);
+  const tbFuncs = new Set<string>();
+  for (const m of query.matchAll(TB_RE)) tbFuncs.add(m[1] ?? m[2]);
+  const trimmed = query.trim();
+  return {
+    text: query,
+    terms: t,
+    weight,
+    raw,
+    tbFuncs,
+    expansion: expandQuery(bridge, weight.keys()),
+    isQuestion: /\?\s*$/.test(trimmed) || /^(how|where|what|why|which|when|does|is|can)\b/i.test(trimmed) ? 1 : 0,
+    hasTraceback: /Traceback \(most recent call last\)|File "[^"]+", line \d+|\w+Error:|panicked at|at \S+:\d+:\d+/.test(query) ? 1 : 0,
+    hasCode: /```|^>>> |^\s{4,}\S|\w+\([^)]*\)\s*$/m.test(query) ? 1 : 0,
+  };
+}
+
+const log1p = Math.log1p;
+const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
+
+/**
+ * Features of every line of a segment: a row-major n x NUM_FEATURES matrix.
+ * `qi` may be passed in when several segments share a query.
+ */
+export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryInfo): Float64Array {
+  const q = qi ?? analyzeQuery(input.query, ctx.bridge);
+  const lines = input.lines;
+  const syn = input.syntax;
+  const n = lines.length;
+  const F = NUM_FEATURES;
+  const X = new Float64Array(n * F);
+  if (n === 0) return X;
+
+  // --- terms per line, document frequencies over lines
+  const lineTerms: string[][] = new Array(n);
+  const df = new Map<string, number>();
+  let totalLen = 0;
+  for (let i = 0; i < n; i++) {
+    const t = terms(lines[i]);
+    lineTerms[i] = t;
+    totalLen += t.length;
+    const seen = new Set<string>();
+    for (const x of t) {
+      if (seen.has(x)) continue;
+      seen.add(x);
+      df.set(x, (df.get(x) ?? 0) + 1);
+    }
+  }
+  const avgLen = Math.max(1, totalLen / n);
+  const idf = (t: string): number => {
+    const d = df.get(t) ?? 0;
+    return Math.log(1 + (n - d + 0.5) / (d + 0.5));
+  };
+  // query terms present in the file, indexed
+  const qIndex = new Map<string, number>();
+  const qIdfW: number[] = [];
+  let qMass = 0;
+  let maxQIdf = 1e-9;
+  for (const [t, w] of q.weight) {
+    if (!df.has(t)) continue;
+    qIndex.set(t, qIdfW.length);
+    const v = idf(t) * w;
+    qIdfW.push(v);
+    qMass += v;
+    if (v > maxQIdf) maxQIdf = v;
+  }
+  qMass = Math.max(qMass, 1e-9);
+
+  const bm25 = new Float64Array(n);
+  const cov = new Float64Array(n);
+  const nMatch = new Float64Array(n);
+  const maxIdf = new Float64Array(n);
+  const bridge = new Float64Array(n);
+  const prior = new Float64Array(n);
+  const matched: number[][] = new Array(n);
+  const k1 = 1.2;
+  const b = 0.75;
+  for (let i = 0; i < n; i++) {
+    const t = lineTerms[i];
+    const tf = new Map<string, number>();
+    for (const x of t) tf.set(x, (tf.get(x) ?? 0) + 1);
+    const m: number[] = [];
+    let s = 0;
+    let c = 0;
+    let mi = 0;
+    let br = 0;
+    let pr = -Infinity;
+    const norm = k1 * (1 - b + (b * t.length) / avgLen);
+    for (const [x, f] of tf) {
+      const qi2 = qIndex.get(x);
+      if (qi2 !== undefined) {
+        const w = qIdfW[qi2];
+        s += (w * f * (k1 + 1)) / (f + norm);
+        c += w;
+        if (w > mi) mi = w;
+        m.push(qi2);
+      }
+      const e = q.expansion.get(x);
+      if (e !== undefined) br += e;
+      const p = ctx.bridge.prior.get(x);
+      if (p !== undefined && p > pr) pr = p;
+    }
+    matched[i] = m;
+    bm25[i] = s;
+    cov[i] = c / qMass;
+    nMatch[i] = m.length;
+    maxIdf[i] = mi / maxQIdf;
+    bridge[i] = br;
+    prior[i] = pr === -Infinity ? 0 : 1 / (1 + Math.exp(-pr));
+  }
+  const maxOf = (a: Float64Array): number => {
+    let m = 0;
+    for (const v of a) if (v > m) m = v;
+    return m;
+  };
+  const maxBm = maxOf(bm25);
+  const maxBr = maxOf(bridge);
+
+  // rank percentile of bm25 (ties share the lower rank)
+  const rankPct = new Float64Array(n);
+  {
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, c) => bm25[c] - bm25[a] || a - c);
+    let r = 0;
+    for (let k = 0; k < n; k++) {
+      if (k > 0 && bm25[order[k]] !== bm25[order[k - 1]]) r = k;
+      rankPct[order[k]] = bm25[order[k]] > 0 ? 1 - r / n : 0;
+    }
+  }
+
+  // windows via prefix sums
+  const windowed = (a: Float64Array, w: number): Float64Array => {
+    const pre = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) pre[i + 1] = pre[i] + a[i];
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = pre[Math.min(n, i + w + 1)] - pre[Math.max(0, i - w)];
+    return out;
+  };
+  const win2 = windowed(bm25, 2);
+  const win8 = windowed(bm25, 8);
+  const bwin = windowed(bridge, 3);
+  const maxW2 = maxOf(win2);
+  const maxW8 = maxOf(win8);
+  const maxBw = maxOf(bwin);
+
+  // --- scopes: idf-mass coverage of the union of matched query terms, bridge mass
+  const scopes = syn.scopes;
+  const S = scopes.length;
+  const scopeCov = new Float64Array(S);
+  const scopeBridge = new Float64Array(S);
+  const stamp = new Int32Array(qIdfW.length).fill(-1);
+  for (let s = 0; s < S; s++) {
+    const sc = scopes[s];
+    let c = 0;
+    let br = 0;
+    const lo = Math.max(0, sc.start);
+    const hi = Math.min(n - 1, sc.end);
+    for (let i = lo; i <= hi; i++) {
+      for (const k of matched[i]) {
+        if (stamp[k] === s) continue;
+        stamp[k] = s;
+        c += qIdfW[k];
+      }
+      br += bridge[i];
+    }
+    scopeCov[s] = c / qMass;
+    scopeBridge[s] = br / Math.sqrt(hi - lo + 1);
+  }
+  let bestScope = -1;
+  let maxScopeBr = 0;
+  for (let s = 0; s < S; s++) {
+    if (scopes[s].isDefinition && (bestScope < 0 || scopeCov[s] > scopeCov[bestScope])) bestScope = s;
+    if (scopeBridge[s] > maxScopeBr) maxScopeBr = scopeBridge[s];
+  }
+  const defAt = new Int32Array(n).fill(-1);
+  for (let s = 0; s < S; s++) {
+    const st = scopes[s].start;
+    if (scopes[s].isDefinition && st >= 0 && st < n && defAt[st] < 0) defAt[st] = s;
+  }
+  const scopeNameHit = new Uint8Array(S);
+  const scopeTb = new Uint8Array(S);
+  for (let s = 0; s < S; s++) {
+    const nm = scopes[s].name;
+    if (!nm) continue;
+    if (nm.length >= 3 && q.raw.has(nm)) scopeNameHit[s] = 1;
+    if (q.tbFuncs.has(nm)) scopeTb[s] = 1;
+  }
+
+  // --- strong lines and what they depend on
+  const strong = new Uint8Array(n);
+  const strongCut = Math.max(0.5 * maxBm, 1e-9);
+  for (let i = 0; i < n; i++) if (bm25[i] >= strongCut && bm25[i] > 0) strong[i] = 1;
+  const depOfStrong = new Uint8Array(n); // defines/imports a name a strong line uses
+  const headerOfStrong = new Uint8Array(n);
+  const importOfStrong = new Uint8Array(n);
+  const near = new Float64Array(n);
+  {
+    let last = -1e9;
+    for (let i = 0; i < n; i++) {
+      if (strong[i]) last = i;
+      near[i] = i - last;
+    }
+    last = 1e9;
+    for (let i = n - 1; i >= 0; i--) {
+      if (strong[i]) last = i;
+      near[i] = Math.exp(-Math.min(near[i], last - i) / 4);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (!strong[i]) continue;
+    const ls = syn.lines[i];
+    if (!ls) continue;
+    for (const u of ls.uses) {
+      const d = syn.definitions.get(u);
+      if (d) for (const j of d) if (j >= 0 && j < n && j !== i) depOfStrong[j] = 1;
+      const im = syn.imports.get(u);
+      if (im !== undefined && im >= 0 && im < n) importOfStrong[im] = 1;
+    }
+    for (const s of ls.scopes) {
+      const sc = scopes[s];
+      if (!sc) continue;
+      for (let j = sc.start; j <= sc.headerEnd && j < n; j++) headerOfStrong[j] = 1;
+      for (const d of sc.decorators) if (d >= 0 && d < n) headerOfStrong[d] = 1;
+    }
+  }
+
+  // --- query-level and path features
+  const qLen = Math.min(1, log1p(q.terms.length) / 6);
+  let pathHit = 0;
+  if (input.path) {
+    const base = input.path.split(/[\\/]/).pop() ?? '';
+    const stemName = base.replace(/\.[^.]+$/, '');
+    const pt = terms(stemName);
+    if (pt.length) pathHit = pt.filter((x) => q.weight.has(x)).length / pt.length;
+    if (q.text.includes(base)) pathHit = 1;
+  }
+  const fileLog = Math.min(1, log1p(n) / 8);
+
+  for (let i = 0; i < n; i++) {
+    const o = i * F;
+    const text = lines[i];
+    const ls = syn.lines[i];
+    let f = 0;
+    X[o + f++] = maxBm > 0 ? bm25[i] / maxBm : 0;
+    X[o + f++] = Math.min(1, log1p(bm25[i]) / 3);
+    X[o + f++] = clamp01(cov[i]);
+    X[o + f++] = Math.min(1, log1p(nMatch[i]) / 2.5);
+    X[o + f++] = maxIdf[i];
+    X[o + f++] = rankPct[i];
+    X[o + f++] = maxW2 > 0 ? win2[i] / maxW2 : 0;
+    X[o + f++] = maxW8 > 0 ? win8[i] / maxW8 : 0;
+    // scopes
+    let inner = -1;
+    let outer = -1;
+    let maxCov = 0;
+    let nameHit = 0;
+    let anyName = 0;
+    let tb = 0;
+    let inBest = 0;
+    const scs = ls ? ls.scopes : [];
+    for (const s of scs) {
+      const sc = scopes[s];
+      if (!sc) continue;
+      if (sc.isDefinition) {
+        if (outer < 0) outer = s;
+        inner = s;
+      }
+      if (scopeCov[s] > maxCov) maxCov = scopeCov[s];
+      if (scopeNameHit[s]) anyName = 1;
+      if (scopeTb[s]) tb = 1;
+      if (s === bestScope) inBest = 1;
+    }
+    // a header line belongs to the scope it opens
+    {
+      const s = defAt[i];
+      if (s >= 0) {
+        inner = s;
+        if (outer < 0) outer = s;
+        if (s === bestScope) inBest = 1;
+        if (scopeNameHit[s]) anyName = 1;
+        if (scopeTb[s]) tb = 1;
+        maxCov = Math.max(maxCov, scopeCov[s]);
+      }
+    }
+    if (inner >= 0 && scopeNameHit[inner]) nameHit = 1;
+    X[o + f++] = inner >= 0 ? clamp01(scopeCov[inner]) : 0;
+    X[o + f++] = outer >= 0 ? clamp01(scopeCov[outer]) : 0;
+    X[o + f++] = clamp01(maxCov);
+    X[o + f++] = inBest;
+    X[o + f++] = nameHit;
+    X[o + f++] = anyName;
+    X[o + f++] = tb;
+    // verbatim evidence
+    let ids = 0;
+    let idHits = 0;
+    for (const r of rawTokens(text)) {
+      if (r.length < 4) continue;
+      ids++;
+      if (q.raw.has(r)) idHits++;
+    }
+    X[o + f++] = ids ? idHits / ids : 0;
+    X[o + f++] = idHits > 0 ? 1 : 0;
+    let defQ = 0;
+    if (ls) for (const d of ls.defines) if (d.length >= 3 && q.raw.has(d)) defQ = 1;
+    X[o + f++] = defQ;
+    const trimmed = text.trim();
+    X[o + f++] = trimmed.length >= 12 && q.text.includes(trimmed) ? 1 : 0;
+    // bridge
+    X[o + f++] = maxBr > 0 ? bridge[i] / maxBr : 0;
+    X[o + f++] = Math.min(1, log1p(bridge[i]) / 3);
+    X[o + f++] = maxBw > 0 ? bwin[i] / maxBw : 0;
+    X[o + f++] = inner >= 0 && maxScopeBr > 0 ? scopeBridge[inner] / maxScopeBr : 0;
+    X[o + f++] = prior[i];
+    // structure
+    const kind = ls ? ls.kind : trimmed ? 'code' : 'blank';
+    for (const k of KINDS) X[o + f++] = kind === k ? 1 : 0;
+    X[o + f++] = Math.min(1, (ls ? ls.depth : 0) / 6);
+    X[o + f++] = inner >= 0 ? 1 : 0;
+    let isHeader = 0;
+    let isDefHeader = 0;
+    for (const s of scs.length ? [scs[scs.length - 1]] : []) {
+      const sc = scopes[s];
+      if (sc && i >= sc.start && i <= sc.headerEnd) {
+        isHeader = 1;
+        if (sc.isDefinition) isDefHeader = 1;
+      }
+    }
+    if (kind === 'header') {
+      isHeader = 1;
+      isDefHeader = isDefHeader || inner >= 0 ? 1 : 0;
+    }
+    X[o + f++] = isHeader;
+    X[o + f++] = isDefHeader;
+    X[o + f++] = depOfStrong[i];
+    X[o + f++] = importOfStrong[i];
+    X[o + f++] = headerOfStrong[i];
+    X[o + f++] = near[i];
+    X[o + f++] = n > 1 ? i / (n - 1) : 0;
+    X[o + f++] = Math.min(1, log1p(text.length) / 5);
+    const indent = text.length - text.trimStart().length;
+    X[o + f++] = Math.min(1, indent / 16);
+    X[o + f++] = inner >= 0 ? Math.min(1, log1p(scopes[inner].end - scopes[inner].start + 1) / 7) : fileLog;
+    X[o + f++] = fileLog;
+    X[o + f++] = syn.hasGrammar ? 1 : 0;
+    // query kind
+    X[o + f++] = qLen;
+    X[o + f++] = q.isQuestion;
+    X[o + f++] = q.hasTraceback;
+    X[o + f++] = q.hasCode;
+    X[o + f++] = pathHit;
+    X[o + f++] = 1;
+  }
+  return X;
+}

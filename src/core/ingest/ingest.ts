@@ -1,0 +1,213 @@
+/**
+ * Ingest: turn raw tool output into a Document: lines with their verbatim prefixes and original
+ * line numbers, grouped into per-file segments. Detects the input shape (raw file, `cat -n` /
+ * `nl -ba`, `grep -n` / `rg -n`, several files with `==> path <==` headers).
+ */
+import type { Document, InputLine, InputShape, Segment } from '../types.js';
+
+export interface IngestOptions {
+  path?: string;
+  /** Language for every segment (forced by the caller). */
+  language?: string;
+  /** Language detector, injected so ingest stays free of the syntax layer. */
+  detectLanguage: (path: string | undefined, content: string) => string;
+}
+
+interface RawLine {
+  text: string;
+  eol: string;
+}
+
+export function splitLines(code: string): { lines: RawLine[]; finalNewline: boolean; eol: '\n' | '\r\n' } {
+  const lines: RawLine[] = [];
+  let crlf = 0;
+  let lf = 0;
+  let start = 0;
+  for (;;) {
+    const nl = code.indexOf('\n', start);
+    if (nl === -1) {
+      if (start < code.length) lines.push({ text: code.slice(start), eol: '' });
+      break;
+    }
+    if (nl > start && code.charCodeAt(nl - 1) === 13) {
+      lines.push({ text: code.slice(start, nl - 1), eol: '\r\n' });
+      crlf++;
+    } else {
+      lines.push({ text: code.slice(start, nl), eol: '\n' });
+      lf++;
+    }
+    start = nl + 1;
+  }
+  const finalNewline = code.length > 0 && code.endsWith('\n');
+  return { lines, finalNewline, eol: crlf > lf ? '\r\n' : '\n' };
+}
+
+// `cat -n` / `nl -ba`: right-aligned number + tab. Also the "  12→code" style of some agent read tools.
+const NUMBERED_RE = /^(\s*)(\d+)(\t|→)/;
+// `nl` (without -ba) leaves blank lines unnumbered: only spaces (possibly followed by a tab).
+const NUMBERED_BLANK_RE = /^\s*$/;
+const GREP_SEPARATOR = '--';
+const MULTI_HEADER_RE = /^==> (.+) <==$/;
+
+function detectShape(lines: RawLine[]): InputShape {
+  const sample = lines.slice(0, 2000);
+  let nonEmpty = 0;
+  let numbered = 0;
+  let grepLike = 0;
+  let headers = 0;
+  for (const { text } of sample) {
+    if (text.trim() === '') continue;
+    nonEmpty++;
+    if (NUMBERED_RE.test(text)) numbered++;
+    if (text === GREP_SEPARATOR || parseGrepLine(text, undefined) !== null) grepLike++;
+    if (MULTI_HEADER_RE.test(text)) headers++;
+  }
+  if (nonEmpty === 0) return 'raw';
+  if (numbered / nonEmpty >= 0.9) return 'numbered';
+  if (headers >= 1 && MULTI_HEADER_RE.test(lines[0]?.text ?? '')) return 'multi';
+  if (grepLike / nonEmpty >= 0.9 && hasGrepPaths(sample)) return 'grep';
+  return 'raw';
+}
+
+/** Grep output must name a path or at least look like "12:text" consistently; plain code rarely does. */
+function hasGrepPaths(sample: RawLine[]): boolean {
+  let withMatch = 0;
+  for (const { text } of sample) {
+    const g = parseGrepLine(text, undefined);
+    if (g && g.isMatch) withMatch++;
+  }
+  return withMatch > 0;
+}
+
+interface GrepLine {
+  path: string;
+  lineNo: number;
+  isMatch: boolean;
+  prefix: string;
+  text: string;
+}
+
+const GREP_MATCH_RE = /^(.*?):(\d+):/;
+const GREP_CONTEXT_RE = /^(.*?)-(\d+)-/;
+const GREP_NOPATH_MATCH_RE = /^(\d+):/;
+const GREP_NOPATH_CONTEXT_RE = /^(\d+)-/;
+
+/** Parse one grep/rg line; `knownPath` disambiguates context lines of paths that contain "-". */
+function parseGrepLine(text: string, knownPath: string | undefined): GrepLine | null {
+  if (knownPath !== undefined && knownPath !== '') {
+    for (const sep of [':', '-']) {
+      const head = knownPath + sep;
+      if (text.startsWith(head)) {
+        const rest = text.slice(head.length);
+        const m = /^(\d+)([:-])/.exec(rest);
+        if (m && m[2] === sep) {
+          const prefix = head + m[0];
+          return { path: knownPath, lineNo: Number(m[1]), isMatch: sep === ':', prefix, text: text.slice(prefix.length) };
+        }
+      }
+    }
+  }
+  let m = GREP_MATCH_RE.exec(text);
+  if (m && m[1] !== '' && !/\s$/.test(m[1]) && !m[1].includes(':') && !/^\s/.test(m[1])) {
+    return { path: m[1], lineNo: Number(m[2]), isMatch: true, prefix: m[0], text: text.slice(m[0].length) };
+  }
+  m = GREP_CONTEXT_RE.exec(text);
+  if (m && m[1] !== '' && /[./]/.test(m[1]) && !/\s/.test(m[1])) {
+    return { path: m[1], lineNo: Number(m[2]), isMatch: false, prefix: m[0], text: text.slice(m[0].length) };
+  }
+  m = GREP_NOPATH_MATCH_RE.exec(text);
+  if (m) return { path: '', lineNo: Number(m[1]), isMatch: true, prefix: m[0], text: text.slice(m[0].length) };
+  m = GREP_NOPATH_CONTEXT_RE.exec(text);
+  if (m) return { path: '', lineNo: Number(m[1]), isMatch: false, prefix: m[0], text: text.slice(m[0].length) };
+  return null;
+}
+
+export function ingest(code: string, opts: IngestOptions): Document {
+  const { lines: raw, finalNewline, eol } = splitLines(code);
+  const shape = detectShape(raw);
+  const lines: InputLine[] = [];
+  const segments: Segment[] = [];
+
+  const newSegment = (path: string | undefined, contiguous: boolean): Segment => {
+    const seg: Segment = { id: segments.length, path, language: 'text', lines: [], contiguous };
+    segments.push(seg);
+    return seg;
+  };
+  const push = (r: RawLine, prefix: string, text: string, lineNo: number | null, seg: Segment | null, isMatch?: boolean) => {
+    const line: InputLine = { index: lines.length, prefix, text, eol: r.eol, lineNo, segment: seg ? seg.id : -1 };
+    if (isMatch !== undefined) line.isMatch = isMatch;
+    lines.push(line);
+    seg?.lines.push(line.index);
+  };
+
+  if (shape === 'raw') {
+    const seg = newSegment(opts.path, true);
+    raw.forEach((r, i) => push(r, '', r.text, i + 1, seg));
+  } else if (shape === 'numbered') {
+    const seg = newSegment(opts.path, true);
+    for (const r of raw) {
+      const m = NUMBERED_RE.exec(r.text);
+      if (m) push(r, m[0], r.text.slice(m[0].length), Number(m[2]), seg);
+      else if (NUMBERED_BLANK_RE.test(r.text)) push(r, r.text, '', null, seg);
+      else push(r, '', r.text, null, seg); // a stray line (tool banner): kept as code, no number
+    }
+  } else if (shape === 'multi') {
+    let seg: Segment | null = null;
+    let lineNo = 0;
+    for (let i = 0; i < raw.length; i++) {
+      const r = raw[i];
+      const h = MULTI_HEADER_RE.exec(r.text);
+      if (h) {
+        // The blank line head(1) puts before a header belongs to the layout, not to the file.
+        const prev = lines[lines.length - 1];
+        if (prev && prev.text === '' && prev.segment !== -1 && seg) {
+          seg.lines.pop();
+          prev.segment = -1;
+          prev.lineNo = null;
+        }
+        push(r, '', r.text, null, null);
+        seg = newSegment(h[1], true);
+        lineNo = 0;
+        continue;
+      }
+      if (!seg) seg = newSegment(opts.path, true);
+      push(r, '', r.text, ++lineNo, seg);
+    }
+  } else {
+    // grep: one segment per path, in order of first appearance; "--" separators are layout.
+    const byPath = new Map<string, Segment>();
+    let lastPath: string | undefined;
+    for (const r of raw) {
+      if (r.text === GREP_SEPARATOR) {
+        push(r, '', r.text, null, null);
+        continue;
+      }
+      const g = parseGrepLine(r.text, lastPath);
+      if (!g) {
+        // Not a grep line (e.g. "Binary file x matches"): layout, kept verbatim.
+        push(r, '', r.text, null, null);
+        continue;
+      }
+      lastPath = g.path;
+      let seg = byPath.get(g.path);
+      if (!seg) {
+        seg = newSegment(g.path || opts.path, false);
+        byPath.set(g.path, seg);
+      }
+      push(r, g.prefix, g.text, g.lineNo, seg, g.isMatch);
+    }
+  }
+
+  for (const seg of segments) {
+    if (opts.language) {
+      seg.language = opts.language;
+    } else {
+      const sample = seg.lines
+        .slice(0, 200)
+        .map((i) => lines[i].text)
+        .join('\n');
+      seg.language = opts.detectLanguage(seg.path, sample);
+    }
+  }
+  return { shape, lines, segments, eol, finalNewline };
+}

@@ -1,0 +1,332 @@
+/**
+ * prune(): the pipeline stages in order.
+ *   ingest -> syntax index -> score -> select (threshold | budget) -> repair -> render
+ * Problems in the content (binary input, a scorer failure, an oversized file) become warnings on
+ * the result and the original text is returned (fail open); misuse of the API throws SkimError.
+ */
+import { ingest } from './ingest/ingest.js';
+import { computePlaceholders } from './repair/placeholders.js';
+import { type KeepReason, repairClosure } from './repair/repair.js';
+import { estimateTokens, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo } from './render/render.js';
+import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
+import { priorityOrder, selectByBudget, selectByThreshold } from './select/select.js';
+import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
+import { countTokens } from './tokens/count.js';
+import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
+import { SkimError } from './errors.js';
+
+/** Inputs smaller than this are returned whole unless a budget forces pruning. */
+export const SMALL_LINES = 40;
+export const SMALL_TOKENS = 500;
+/** Beyond these sizes the tree-sitter pass is skipped (indentation/bracket fallback instead). */
+const MAX_PARSE_CHARS = 4_000_000;
+const MAX_PARSE_LINES = 60_000;
+/** Queries are truncated to this many characters (a pasted log should not dominate the run time). */
+const MAX_QUERY_CHARS = 20_000;
+
+export interface PrunerOptions {
+  /** A Scorer, or 'heuristic' / 'learned' (learned falls back to heuristic when weights are missing). Default: 'learned'. */
+  scorer?: Scorer | 'heuristic' | 'learned';
+  /** Directory with learned weights (default: the shipped models/default). */
+  modelDir?: string;
+}
+
+export interface Pruner {
+  prune(req: PruneRequest): Promise<PruneResult>;
+  /** The scorer in use (resolves lazily on first call). */
+  scorer(): Promise<Scorer>;
+}
+
+export function createPruner(opts: PrunerOptions = {}): Pruner {
+  let scorerPromise: Promise<Scorer> | null = null;
+  const getScorer = () => (scorerPromise ??= resolveScorer(opts));
+  return {
+    scorer: getScorer,
+    async prune(req: PruneRequest) {
+      return pruneWith(await getScorer(), req);
+    },
+  };
+}
+
+let defaultPruner: Pruner | null = null;
+
+/** Prune with the default scorer (the shipped learned model, or the heuristic when it is missing). */
+export function prune(req: PruneRequest): Promise<PruneResult> {
+  defaultPruner ??= createPruner();
+  return defaultPruner.prune(req);
+}
+
+async function resolveScorer(opts: PrunerOptions): Promise<Scorer> {
+  const s = opts.scorer ?? 'learned';
+  if (typeof s === 'object') return s;
+  if (s === 'heuristic') return createHeuristicScorer();
+  try {
+    // The model module is optional at runtime: a build without weights still prunes.
+    const model: { loadDefaultScorer?: (dir?: string) => Scorer | null; createLearnedScorer?: (dir?: string) => Scorer | null } =
+      await import('./model/index.js');
+    const learned = opts.modelDir ? model.createLearnedScorer?.(opts.modelDir) : model.loadDefaultScorer?.();
+    if (learned) return learned;
+    if (opts.modelDir) throw new SkimError(`no model weights found in ${opts.modelDir}`, 'EUSAGE');
+  } catch (err) {
+    if (err instanceof SkimError) throw err;
+  }
+  return createHeuristicScorer();
+}
+
+function validate(req: PruneRequest): void {
+  if (req === null || typeof req !== 'object') throw new SkimError('request must be an object', 'EUSAGE');
+  if (typeof req.code !== 'string') throw new SkimError('`code` must be a string', 'EUSAGE');
+  if (req.query !== undefined && req.query !== null && typeof req.query !== 'string') throw new SkimError('`query` must be a string', 'EUSAGE');
+  if (req.ratio !== undefined && !(Number.isFinite(req.ratio) && req.ratio >= 1)) throw new SkimError('`ratio` must be a number >= 1', 'EUSAGE');
+  if (req.tokens !== undefined && !(Number.isInteger(req.tokens) && req.tokens >= 0)) throw new SkimError('`tokens` must be a non-negative integer', 'EUSAGE');
+  if (req.threshold !== undefined && !(Number.isFinite(req.threshold) && req.threshold >= 0 && req.threshold <= 1))
+    throw new SkimError('`threshold` must be a number in [0, 1]', 'EUSAGE');
+  if (req.ratio !== undefined && req.tokens !== undefined) throw new SkimError('give either `ratio` or `tokens`, not both', 'EUSAGE');
+}
+
+/** NUL bytes or a high share of control characters: not text an agent can use pruned. */
+export function looksBinary(code: string): boolean {
+  const sample = code.slice(0, 8192);
+  if (sample.includes('\u0000')) return true;
+  let control = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) control++;
+  }
+  return sample.length > 0 && control / sample.length > 0.1;
+}
+
+interface SegmentAnalysis {
+  syntax: SyntaxIndex;
+  texts: string[];
+  info: { lineComment: string | null; placeholder: string | null };
+}
+
+export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<PruneResult> {
+  validate(req);
+  const t0 = performance.now();
+  const warnings: string[] = [];
+  const code = req.code;
+  const language = req.language ? normalizeLanguage(req.language) : undefined;
+  let query = (req.query ?? '').trim();
+  if (query.length > MAX_QUERY_CHARS) {
+    query = query.slice(0, MAX_QUERY_CHARS);
+    warnings.push(`query truncated to ${MAX_QUERY_CHARS} characters`);
+  }
+
+  const whole = (doc: Document | null, tokensIn: number, why?: string): PruneResult => {
+    if (why) warnings.push(why);
+    const n = doc ? doc.lines.length : 0;
+    return {
+      text: code,
+      kept: n ? [[1, n]] : [],
+      omitted: [],
+      score: 1,
+      tokensIn,
+      tokensOut: tokensIn,
+      language: doc?.segments[0]?.language ?? language ?? 'text',
+      ms: performance.now() - t0,
+      shape: doc?.shape ?? 'raw',
+      warnings,
+      keepMask: new Uint8Array(n).fill(1),
+    };
+  };
+
+  if (code.length === 0) return whole(null, 0, 'empty input');
+  if (looksBinary(code)) return whole(null, countTokens(code.slice(0, 100_000)), 'binary input returned unchanged');
+
+  const doc = ingest(code, { path: req.path, language, detectLanguage });
+  const tokensIn = countTokens(code);
+  const budgetMode = req.ratio !== undefined || req.tokens !== undefined;
+  const budget = req.tokens ?? Math.floor(tokensIn / (req.ratio ?? 1));
+  const small = doc.lines.length < SMALL_LINES || tokensIn < SMALL_TOKENS;
+
+  if (budgetMode && tokensIn <= budget) return whole(doc, tokensIn);
+  if (!budgetMode && query === '') return whole(doc, tokensIn, 'no query: returned unchanged');
+  if (!budgetMode && small && (req.keepSmall ?? true)) return whole(doc, tokensIn);
+
+  // Syntax and scores per segment.
+  const n = doc.lines.length;
+  const probs = new Float64Array(n);
+  const prior = new Float64Array(n);
+  const gate = req.explain ? new Float64Array(n).fill(NaN) : null;
+  const analyses: SegmentAnalysis[] = [];
+  const huge = code.length > MAX_PARSE_CHARS || n > MAX_PARSE_LINES;
+  if (huge) warnings.push('input too large for a full parse: indentation/bracket fallback used');
+  let docScore = 0;
+  let docWeight = 0;
+  for (const seg of doc.segments) {
+    const texts = seg.lines.map((i) => doc.lines[i].text);
+    const lang = huge ? 'text' : seg.language;
+    let syntax: SyntaxIndex;
+    try {
+      if (!huge) await ensureGrammar(lang);
+      syntax = buildSyntaxIndex(texts, lang);
+    } catch (err) {
+      warnings.push(`syntax analysis failed for ${seg.path ?? 'input'} (${(err as Error).message}); fallback used`);
+      syntax = buildSyntaxIndex(texts, 'text');
+    }
+    const info = languageInfo(seg.language);
+    analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder } });
+    let scores;
+    try {
+      scores = scorer.score({ query, lines: texts, syntax, language: seg.language, path: seg.path });
+    } catch (err) {
+      warnings.push(`scorer ${scorer.name} failed (${(err as Error).message}); heuristic used`);
+      scores = createHeuristicScorer().score({ query, lines: texts, syntax, language: seg.language, path: seg.path });
+    }
+    seg.lines.forEach((idx, k) => {
+      probs[idx] = scores.keep[k] ?? 0;
+      const kind = syntax.lines[k]?.kind;
+      prior[idx] = kind === 'header' ? 2 : kind === 'import' ? 1 : 0;
+      if (gate && scores.gateSemantic) gate[idx] = scores.gateSemantic[k];
+    });
+    docScore += scores.docScore * seg.lines.length;
+    docWeight += seg.lines.length;
+  }
+  docScore = docWeight ? docScore / docWeight : 0;
+
+  const doRepair = req.repair ?? true;
+  const infos: SegmentRenderInfo[] = [];
+  const materialize = (seeds: Uint8Array) => materializeSelection(doc, analyses, seeds, doRepair, infos);
+
+  let chosen: Materialized;
+  if (budgetMode) {
+    const order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
+    const seedsFor = (k: number) => {
+      const seeds = new Uint8Array(n);
+      for (let j = 0; j < k; j++) seeds[order[j]] = 1;
+      return seeds;
+    };
+    let { k, result } = selectByBudget(order.length, budget, (kk) => materialize(seedsFor(kk)));
+    // Exact check on the joined text: per-line counts are an upper bound, but verify anyway.
+    while (result && countTokens(joinPieces(result.pieces)) > budget) {
+      k = k > 0 ? Math.floor(k * 0.9) : -1;
+      result = k >= 0 ? materialize(seedsFor(k)) : null;
+    }
+    chosen = result ?? collapseAll(doc, analyses, budget, warnings);
+  } else {
+    const tau = req.threshold ?? scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
+    chosen = materialize(selectByThreshold(probs, tau));
+    // Layout lines (grep separators, file headers) are seeds by construction; nothing else to do.
+  }
+
+  const text = joinPieces(chosen.pieces);
+  const result: PruneResult = {
+    text,
+    kept: maskRanges(chosen.mask, 1),
+    omitted: maskRanges(chosen.mask, 0),
+    score: round(docScore),
+    tokensIn,
+    tokensOut: countTokens(text),
+    language: doc.segments[0]?.language ?? 'text',
+    ms: 0,
+    shape: doc.shape,
+    warnings,
+    keepMask: chosen.mask,
+  };
+  if (req.explain) {
+    result.explain = doc.lines.map((l, i): LineExplain => {
+      const e: LineExplain = { line: i + 1, score: round(probs[i]), kept: chosen.mask[i] === 1 };
+      if (gate && !Number.isNaN(gate[i])) e.gateSemantic = round(gate[i]);
+      const why = chosen.reasons[i];
+      if (e.kept) e.reason = l.segment === -1 ? 'layout' : why === 'score' || why === undefined ? 'score' : `repair:${why}`;
+      return e;
+    });
+  }
+  result.ms = round(performance.now() - t0);
+  return result;
+}
+
+interface Materialized {
+  mask: Uint8Array;
+  reasons: (KeepReason | undefined)[];
+  pieces: RenderPiece[];
+  cost: number;
+}
+
+/** Seeds -> repaired mask -> laid-out output and its token cost. */
+function materializeSelection(
+  doc: Document,
+  analyses: SegmentAnalysis[],
+  seeds: Uint8Array,
+  doRepair: boolean,
+  infos: SegmentRenderInfo[],
+): Materialized {
+  const n = doc.lines.length;
+  const mask = new Uint8Array(n);
+  const reasons: (KeepReason | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (doc.lines[i].segment === -1) mask[i] = 1;
+    else if (seeds[i]) {
+      mask[i] = 1;
+      reasons[i] = 'score';
+    }
+  }
+  doc.segments.forEach((seg, s) => {
+    const a = analyses[s];
+    const local = new Uint8Array(seg.lines.length);
+    const localReasons: (KeepReason | undefined)[] = new Array(seg.lines.length);
+    seg.lines.forEach((idx, k) => {
+      local[k] = mask[idx];
+      localReasons[k] = reasons[idx];
+    });
+    if (local.some((v) => v === 1)) {
+      if (doRepair) repairClosure(local, a.syntax, localReasons);
+      // A one-line gap is kept rather than marked; what it brings back may need repair too.
+      for (let round = 0; round < 3; round++) {
+        if (fillOneLineGaps(local, localReasons) === 0) break;
+        if (doRepair) repairClosure(local, a.syntax, localReasons, { dependencies: false });
+      }
+    }
+    seg.lines.forEach((idx, k) => {
+      mask[idx] = local[k];
+      reasons[idx] = localReasons[k];
+    });
+    infos[s] = {
+      lineComment: a.info.lineComment,
+      placeholders: doRepair ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
+    };
+  });
+  const pieces = layout(doc, mask, infos);
+  return { mask, reasons, pieces, cost: estimateTokens(pieces) };
+}
+
+function fillOneLineGaps(local: Uint8Array, reasons: (KeepReason | undefined)[]): number {
+  let filled = 0;
+  for (let i = 0; i < local.length; i++) {
+    if (local[i]) continue;
+    const before = i === 0 || local[i - 1] === 1;
+    const after = i === local.length - 1 || local[i + 1] === 1;
+    // Interior gaps only: a trailing/leading single line still gets a marker unless the segment has kept lines on both sides.
+    if (before && after && i > 0 && i < local.length - 1) {
+      local[i] = 1;
+      reasons[i] = 'gap';
+      filled++;
+    }
+  }
+  return filled;
+}
+
+/** Nothing fits: one marker for the whole input if even that fits, else nothing (with a warning). */
+function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number, warnings: string[]): Materialized {
+  const n = doc.lines.length;
+  const mask = new Uint8Array(n);
+  const reasons: (KeepReason | undefined)[] = new Array(n);
+  const comment = analyses[0]?.info.lineComment;
+  const noun = n === 1 ? 'line' : 'lines';
+  const line = comment ? `${comment} ... ${n} ${noun} omitted (1-${n})` : `... ${n} ${noun} omitted (1-${n})`;
+  const eol = doc.finalNewline ? doc.eol : '';
+  if (countTokens(line + eol) <= budget) {
+    warnings.push('budget too small for any line: whole input collapsed to one marker');
+    return { mask, reasons, pieces: [{ line, eol, source: -1 }], cost: 0 };
+  }
+  warnings.push(`budget of ${budget} tokens is too small even for a marker: output is empty`);
+  return { mask, reasons, pieces: [], cost: 0 };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+export { omittedRuns };

@@ -1,0 +1,183 @@
+/**
+ * Render (design 2.6): assemble the output from the keep mask. Kept lines are emitted
+ * byte-identical (prefix, text and terminator); every omitted run becomes exactly one marker line
+ * naming its range, in the language's comment syntax and indented like the code it replaces;
+ * where an omitted run would leave a block empty, the marker carries a placeholder statement
+ * (Python `...`) so the output still parses.
+ */
+import type { Document, InputLine } from '../types.js';
+import { countLineTokens } from '../tokens/count.js';
+
+/** What render needs to know about each segment. */
+export interface SegmentRenderInfo {
+  /** Line-comment prefix for markers ("#", "//"), or null when the language has none. */
+  lineComment: string | null;
+  /** Segment-local line index -> placeholder statement (with indentation) to put in the run that starts there. */
+  placeholders: Map<number, string>;
+}
+
+export interface RenderPiece {
+  /** The line without its terminator. */
+  line: string;
+  eol: string;
+  /** Input index for kept lines; -1 for markers. */
+  source: number;
+}
+
+export interface OmittedRun {
+  /** Input indexes, inclusive. */
+  start: number;
+  end: number;
+}
+
+/** The runs of omitted input lines, split where the segment changes. */
+export function omittedRuns(doc: Document, mask: Uint8Array): OmittedRun[] {
+  const runs: OmittedRun[] = [];
+  let i = 0;
+  const n = doc.lines.length;
+  while (i < n) {
+    if (mask[i]) {
+      i++;
+      continue;
+    }
+    const seg = doc.lines[i].segment;
+    let j = i;
+    while (j + 1 < n && !mask[j + 1] && doc.lines[j + 1].segment === seg) j++;
+    runs.push({ start: i, end: j });
+    i = j + 1;
+  }
+  return runs;
+}
+
+const INDENT_RE = /^[ \t]*/;
+
+function runIndent(doc: Document, run: OmittedRun): string {
+  for (let i = run.start; i <= run.end; i++) {
+    const t = doc.lines[i].text;
+    if (t.trim() !== '') return INDENT_RE.exec(t)![0];
+  }
+  return '';
+}
+
+/** First and last known file line numbers in a run (numbered input can have unnumbered blank lines). */
+function runLineNumbers(doc: Document, run: OmittedRun): [number, number] {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (let i = run.start; i <= run.end; i++) {
+    const no = doc.lines[i].lineNo;
+    if (no === null) continue;
+    if (first === null) first = no;
+    last = no;
+  }
+  if (first === null || last === null) return [run.start + 1, run.end + 1];
+  return [first, last];
+}
+
+export function markerText(
+  doc: Document,
+  run: OmittedRun,
+  info: SegmentRenderInfo | undefined,
+  placeholder: string | undefined,
+): string {
+  const count = run.end - run.start + 1;
+  const [a, b] = runLineNumbers(doc, run);
+  const first: InputLine = doc.lines[run.start];
+  const seg = doc.segments[first.segment];
+  const noun = count === 1 ? 'line' : 'lines';
+  if (doc.shape === 'grep') {
+    const where = seg?.path ? `${seg.path}:${a}-${b}` : `${a}-${b}`;
+    return `... ${count} ${noun} omitted (${where})`;
+  }
+  const range = `(${a}-${b})`;
+  const comment = info?.lineComment ?? null;
+  let body: string;
+  if (placeholder !== undefined) {
+    body = comment ? `${placeholder}  ${comment} ${count} ${noun} omitted ${range}` : `${placeholder}`;
+  } else {
+    const indent = runIndent(doc, run);
+    body = comment ? `${indent}${comment} ... ${count} ${noun} omitted ${range}` : `${indent}... ${count} ${noun} omitted ${range}`;
+  }
+  if (doc.shape === 'numbered') {
+    // Keep the code column aligned: blank number field of the same width, then the tab.
+    const m = /^(\s*\d+)(\t|→)/.exec(first.prefix);
+    const width = m ? m[1].length : 6;
+    return `${' '.repeat(width)}${m ? m[2] : '\t'}${body}`;
+  }
+  return body;
+}
+
+/** Lay out the output as pieces (kept lines and markers) without joining them. */
+export function layout(doc: Document, mask: Uint8Array, infos: SegmentRenderInfo[]): RenderPiece[] {
+  const pieces: RenderPiece[] = [];
+  const runs = omittedRuns(doc, mask);
+  const segmentPos = segmentPositions(doc);
+  let r = 0;
+  const n = doc.lines.length;
+  for (let i = 0; i < n; ) {
+    if (mask[i]) {
+      const l = doc.lines[i];
+      pieces.push({ line: l.prefix + l.text, eol: l.eol, source: i });
+      i++;
+      continue;
+    }
+    const run = runs[r++];
+    const segId = doc.lines[run.start].segment;
+    const info = infos[segId];
+    let placeholder: string | undefined;
+    if (info && info.placeholders.size > 0) {
+      for (let k = run.start; k <= run.end && placeholder === undefined; k++) {
+        placeholder = info.placeholders.get(segmentPos[k]);
+      }
+    }
+    // The marker takes the terminator of the run's last line (so a missing final newline stays missing).
+    pieces.push({ line: markerText(doc, run, info, placeholder), eol: doc.lines[run.end].eol === '' ? '' : doc.eol, source: -1 });
+    i = run.end + 1;
+  }
+  return pieces;
+}
+
+const segmentPositionCache = new WeakMap<Document, Int32Array>();
+
+/** Input index -> position inside its segment (-1 for layout lines). */
+export function segmentPositions(doc: Document): Int32Array {
+  let pos = segmentPositionCache.get(doc);
+  if (!pos) {
+    pos = new Int32Array(doc.lines.length).fill(-1);
+    for (const seg of doc.segments) seg.lines.forEach((idx, k) => (pos![idx] = k));
+    segmentPositionCache.set(doc, pos);
+  }
+  return pos;
+}
+
+export function joinPieces(pieces: RenderPiece[]): string {
+  let out = '';
+  for (const p of pieces) out += p.line + p.eol;
+  return out;
+}
+
+/** Upper-bound token estimate of the laid-out output (per-line counts, cached). */
+export function estimateTokens(pieces: RenderPiece[]): number {
+  let t = 0;
+  for (const p of pieces) t += countLineTokens(p.line);
+  return t;
+}
+
+/** Inclusive 1-based ranges of the input positions where mask === value. */
+export function maskRanges(mask: Uint8Array, value: 0 | 1): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  while (i < mask.length) {
+    if ((mask[i] ? 1 : 0) !== value) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < mask.length && (mask[j + 1] ? 1 : 0) === value) j++;
+    out.push([i + 1, j + 1]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Matches every marker skim emits; used by tests and by consumers that re-read omitted ranges. */
+export const MARKER_RE = /\b(\d+) lines? omitted \((?:(.*):)?(\d+)-(\d+)\)\s*$/;

@@ -1,0 +1,51 @@
+/**
+ * Placeholders: where every statement of a block is omitted, a language that needs a statement
+ * there (Python) gets one in the marker line, so the output still parses.
+ */
+import type { SyntaxIndex } from '../types.js';
+
+const indentOf = (s: string) => /^[ \t]*/.exec(s)![0];
+
+/**
+ * Segment-local line -> placeholder text (with indentation) for each block whose opener (the
+ * scope header, or a clause such as `else:` / `except:` inside it) is kept but whose body keeps no
+ * statement. `placeholder` is the language's empty statement (`...`), or null when a comment is
+ * enough (brace languages).
+ */
+export function computePlaceholders(
+  mask: Uint8Array,
+  syntax: SyntaxIndex,
+  texts: string[],
+  placeholder: string | null,
+): Map<number, string> {
+  const out = new Map<number, string>();
+  if (!placeholder) return out;
+  for (const s of syntax.scopes) {
+    if (s.bodyStart <= s.headerEnd || s.bodyStart > s.end) continue;
+    // Split the body at clause lines aligned with the header: if/elif/else, try/except/finally.
+    const headerIndent = indentOf(texts[s.start] ?? '');
+    let opener = s.start;
+    let from = s.bodyStart;
+    const end = Math.min(s.end, mask.length - 1);
+    const close = (to: number) => {
+      if (!mask[opener]) return;
+      let firstOmitted = -1;
+      for (let i = from; i <= to; i++) {
+        if (mask[i]) {
+          const kind = syntax.lines[i]?.kind;
+          if (kind !== 'blank' && kind !== 'comment') return;
+        } else if (firstOmitted < 0) firstOmitted = i;
+      }
+      if (firstOmitted >= 0 && !out.has(firstOmitted)) out.set(firstOmitted, s.bodyIndent + placeholder);
+    };
+    for (let i = s.headerEnd + 1; i <= end; i++) {
+      if (syntax.lines[i]?.kind === 'clause' && indentOf(texts[i] ?? '') === headerIndent) {
+        close(i - 1);
+        opener = i;
+        from = i + 1;
+      }
+    }
+    close(end);
+  }
+  return out;
+}

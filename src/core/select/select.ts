@@ -1,0 +1,63 @@
+/**
+ * Selection (design 2.4): which lines to keep before repair.
+ * - Threshold mode keeps every line whose keep probability reaches τ.
+ * - Budget mode ranks lines by probability and finds the largest prefix of that ranking whose
+ *   repaired, rendered output fits the token budget. Because the ranking is fixed and repair is
+ *   monotone, kept sets nest as the budget grows.
+ */
+
+/** Lines in keep-priority order: higher probability first, ties broken by a structural prior then position. */
+export function priorityOrder(probs: Float64Array, prior?: Float64Array): number[] {
+  const order = Array.from({ length: probs.length }, (_, i) => i);
+  order.sort((a, b) => {
+    const d = probs[b] - probs[a];
+    if (d !== 0) return d;
+    const pd = (prior?.[b] ?? 0) - (prior?.[a] ?? 0);
+    if (pd !== 0) return pd;
+    return a - b;
+  });
+  return order;
+}
+
+export function selectByThreshold(probs: Float64Array, threshold: number): Uint8Array {
+  const mask = new Uint8Array(probs.length);
+  for (let i = 0; i < probs.length; i++) if (probs[i] >= threshold) mask[i] = 1;
+  return mask;
+}
+
+export interface Materialized {
+  /** Token cost of the rendered output for this selection. */
+  cost: number;
+}
+
+/**
+ * The largest k in [0, n] such that `materialize(k).cost <= budget` (binary search, then a short
+ * downward walk because marker merging makes cost only nearly monotone in k). Returns -1 when
+ * even k = 0 does not fit.
+ */
+export function selectByBudget<T extends Materialized>(
+  n: number,
+  budget: number,
+  materialize: (k: number) => T,
+): { k: number; result: T | null } {
+  let lo = 0;
+  let hi = n;
+  let best = -1;
+  let bestResult: T | null = null;
+  const zero = materialize(0);
+  if (zero.cost > budget) return { k: -1, result: null };
+  best = 0;
+  bestResult = zero;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const r = materialize(mid);
+    if (r.cost <= budget) {
+      lo = mid;
+      best = mid;
+      bestResult = r;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return { k: best, result: bestResult };
+}

@@ -1,0 +1,447 @@
+/**
+ * Indentation/bracket heuristics for languages without a grammar (kotlin, swift, yaml, markdown,
+ * json, text, logs) and for inputs a grammar cannot take. Linear time; never throws.
+ */
+import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
+import { languageInfo, type LanguageInfo } from './languages.js';
+import { closerLine, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
+
+const DEF_RE =
+  /^(?:[\w@.<>()"', ]*?\s)?(?:fun|func|function|def|fn|sub|proc|method)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?([A-Za-z_$][\w$]*)/;
+const TYPE_RE =
+  /^(?:[\w@.()"', ]*?\s)?(class|interface|object|struct|enum|trait|protocol|extension|record|impl|namespace|module|companion object)\b\s*([A-Za-z_$][\w$.]*)?/;
+const CONTROL_RE = /^(?:\}\s*)?(else\s+if|if|for|foreach|while|when|switch|try|catch|finally|do|else|match|loop|select|case|unless|until)\b/;
+const CLAUSE_RE = /^(?:\}\s*)?(else|elif|elsif|catch|finally|except|rescue|ensure|case|default|when)\b/;
+const IMPORT_RE = /^(?:import|package|using|use|#include|#import|require|require_relative|from\s+\S+\s+import|@import|include)\b/;
+const DECORATOR_RE = /^(@[A-Za-z_][\w.]*(\(.*)?|#\[.*\]|\[[A-Z][\w.]*(\(.*\))?\])\s*$/;
+const VAR_RE = /^(?:(?:private|public|protected|internal|override|open|lateinit|const|static|final|export|readonly)\s+)*(?:val|var|let|const)\s+([A-Za-z_$][\w$]*)/;
+const IDENT_RE = /[A-Za-z_$][\w$]*/g;
+
+const KEYWORDS = new Set(
+  ('if else elif for while do return break continue switch case default try catch finally throw throws new delete ' +
+    'class interface object struct enum fun func function def fn val var let const import package from as is in ' +
+    'true false null nil None True False this self super public private protected internal static final override ' +
+    'open abstract data sealed inline suspend lateinit companion when where typealias init get set by out vararg ' +
+    'and or not end then begin module void int long short byte char float double boolean bool string unit any').split(' '),
+);
+
+const CODEISH = new Set(['kotlin', 'swift', 'scala', 'dart', 'css', 'json', 'sql', 'shell', 'lua', 'toml']);
+const DEFINITION_KINDS = new Set(['function', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'impl', 'module', 'namespace', 'section']);
+
+function typeKind(word: string): string {
+  switch (word) {
+    case 'interface':
+    case 'protocol':
+      return 'interface';
+    case 'struct':
+      return 'struct';
+    case 'enum':
+      return 'enum';
+    case 'trait':
+      return 'trait';
+    case 'impl':
+    case 'extension':
+      return 'impl';
+    case 'namespace':
+      return 'namespace';
+    case 'module':
+      return 'module';
+    default:
+      return 'class';
+  }
+}
+
+function indentWidth(line: string): number {
+  let w = 0;
+  for (const ch of line) {
+    if (ch === ' ') w++;
+    else if (ch === '\t') w += 4;
+    else break;
+  }
+  return w;
+}
+
+/** Whether the language is code enough for bracket matching and identifier extraction. */
+function codeish(info: LanguageInfo): boolean {
+  return info.blockEnd === 'braces' || CODEISH.has(info.name) || info.hasGrammar;
+}
+
+export function buildFallbackIndex(lines: readonly string[], language: string): SyntaxIndex {
+  try {
+    return build(lines, language);
+  } catch {
+    return trivialIndex(lines, language);
+  }
+}
+
+/** Every line its own statement, no scopes: the floor when even heuristics fail. */
+export function trivialIndex(lines: readonly string[], language: string): SyntaxIndex {
+  return {
+    language,
+    hasGrammar: false,
+    parseOk: false,
+    lines: lines.map((t, i) => ({
+      kind: (String(t ?? '').trim() === '' ? 'blank' : 'code') as LineKind,
+      depth: 0,
+      scopes: [],
+      defines: [],
+      uses: [],
+      stmtStart: i,
+      stmtEnd: i,
+      closers: [],
+      pairs: [],
+    })),
+    scopes: [],
+    definitions: new Map(),
+    imports: new Map(),
+  };
+}
+
+function build(lines: readonly string[], language: string): SyntaxIndex {
+  const info = languageInfo(language);
+  const n = lines.length;
+  const code = codeish(info);
+  const prefix = info.lineComment;
+  const stmtStart = new Int32Array(n);
+  const stmtEnd = new Int32Array(n);
+  const isComment = new Uint8Array(n);
+  const closers: number[][] = Array.from({ length: n }, () => []);
+  const braceScopes: { open: number; close: number }[] = [];
+  /** For a line whose first token is a closing `}`: the row of the matching `{`. */
+  const closesRowOf = new Int32Array(n).fill(-1);
+
+  // 1. bracket matching with strings and comments skipped (code-ish languages only)
+  const stack: { ch: string; row: number }[] = [];
+  let inBlock = false; // inside /* */ or <!-- -->
+  const [bcOpen, bcClose] = info.blockComment ?? [null, null];
+  for (let row = 0; row < n; row++) {
+    const text = String(lines[row] ?? '');
+    const trimmed = text.trim();
+    // statement start: inside unclosed ( or [ from an earlier line
+    let parenRow = -1;
+    for (const f of stack) {
+      if (f.ch !== '{') {
+        parenRow = f.row;
+        break;
+      }
+    }
+    stmtStart[row] = parenRow >= 0 ? stmtStart[parenRow]! : row;
+    if (inBlock || (prefix && trimmed.startsWith(prefix)) || (bcOpen && trimmed.startsWith(bcOpen))) isComment[row] = 1;
+    if (!code && !bcOpen) continue;
+    const limit = Math.min(text.length, 20000); // a 2 MB minified line is not worth scanning whole
+    let quote = '';
+    let firstToken = true;
+    for (let i = 0; i < limit; i++) {
+      const ch = text[i]!;
+      if (inBlock) {
+        if (bcClose && text.startsWith(bcClose, i)) {
+          inBlock = false;
+          i += bcClose.length - 1;
+        }
+        continue;
+      }
+      if (quote) {
+        if (ch === '\\') i++;
+        else if (ch === quote) quote = '';
+        continue;
+      }
+      if (ch === ' ' || ch === '\t') continue;
+      if (bcOpen && text.startsWith(bcOpen, i)) {
+        inBlock = true;
+        i += bcOpen.length - 1;
+        continue;
+      }
+      if (!code) continue;
+      if (prefix && text.startsWith(prefix, i)) break;
+      if (ch === '"' || ch === '`' || (ch === "'" && info.name !== 'text')) {
+        quote = ch;
+        firstToken = false;
+        continue;
+      }
+      if (ch === '(' || ch === '[' || ch === '{') stack.push({ ch, row });
+      else if (ch === ')' || ch === ']' || ch === '}') {
+        const want = ch === ')' ? '(' : ch === ']' ? '[' : '{';
+        for (let k = stack.length - 1; k >= 0 && k >= stack.length - 4; k--) {
+          if (stack[k]!.ch === want) {
+            const open = stack[k]!.row;
+            stack.length = k;
+            if (open < row) {
+              closers[open]!.push(row);
+              if (want === '{') braceScopes.push({ open, close: row });
+            }
+            if (firstToken && want === '{') closesRowOf[row] = open;
+            break;
+          }
+        }
+      }
+      firstToken = false;
+    }
+    if (stack.length > 10000) stack.length = 0; // garbage input: stop tracking
+  }
+  // statement ends: the last line sharing a start
+  for (let row = n - 1; row >= 0; row--) {
+    const s = stmtStart[row]!;
+    stmtEnd[row] = row === n - 1 || stmtStart[row + 1] !== s || row + 1 === s ? row : stmtEnd[row + 1]!;
+    if (s !== row) stmtEnd[s] = Math.max(stmtEnd[s]!, stmtEnd[row]!);
+  }
+  for (let row = 0; row < n; row++) stmtEnd[row] = stmtEnd[stmtStart[row]!]!;
+
+  const scopes: Scope[] = [];
+  const unit = detectIndentUnit(lines);
+  const prevCode = (row: number): number => {
+    for (let r = row - 1; r >= 0; r--) if (String(lines[r] ?? '').trim() !== '' && !isComment[r]) return r;
+    return -1;
+  };
+  const makeScope = (start: number, headerEnd: number, end: number, headerText: string): Scope => {
+    const t = stripLineComment(headerText.trim(), prefix);
+    let kind = 'block';
+    let name: string | undefined;
+    const ty = TYPE_RE.exec(t);
+    const df = ty ? null : DEF_RE.exec(t);
+    const ct = CONTROL_RE.exec(t);
+    if (ct && !ty) kind = ct[1]!.replace(/\s+/g, '_').replace('else_if', 'if');
+    else if (ty) {
+      kind = typeKind(ty[1]!);
+      name = ty[2];
+    } else if (df) {
+      kind = 'function';
+      name = df[1];
+    } else if (info.indentScoped || !code) {
+      const key = /^-?\s*([\w$.-]+)\s*:/.exec(t);
+      if (key) name = key[1];
+    }
+    // decorators: annotation lines right above the header
+    const decorators: number[] = [];
+    for (let r = start - 1; r >= 0; r--) {
+      const l = String(lines[r] ?? '').trim();
+      if (DECORATOR_RE.test(l)) decorators.unshift(r);
+      else break;
+    }
+    let bodyStart = Math.min(headerEnd + 1, end);
+    while (bodyStart < end && String(lines[bodyStart] ?? '').trim() === '') bodyStart++;
+    const bodyLine = String(lines[bodyStart] ?? '');
+    return {
+      kind,
+      ...(name ? { name } : {}),
+      start,
+      headerEnd,
+      bodyStart,
+      end,
+      decorators,
+      bodyIndent: bodyStart > headerEnd && bodyLine.trim() ? leadingWhitespace(bodyLine) : leadingWhitespace(String(lines[start] ?? '')) + unit,
+      isDefinition: DEFINITION_KINDS.has(kind) && !!name,
+    };
+  };
+
+  // 2a. brace scopes: `{` ... `}` spanning lines; the header is the statement holding the `{`
+  for (const b of braceScopes) {
+    const openText = String(lines[b.open] ?? '').trim();
+    let start = stmtStart[b.open]!;
+    if (openText.startsWith('{')) {
+      // Allman style: the header is the line above, unless that line is a list/argument context
+      const p = prevCode(b.open);
+      const above = p >= 0 ? stripLineComment(String(lines[p] ?? '').trim(), prefix).trim() : '';
+      if (p >= 0 && !/[,[({;}]$/.test(above)) start = stmtStart[p]!;
+    }
+    scopes.push(makeScope(start, b.open, b.close, String(lines[start] ?? '')));
+  }
+
+  // 2b. indentation scopes for indentation-scoped languages, and `:`-ended headers elsewhere
+  const indentScopes = info.indentScoped || !code;
+  if (indentScopes && info.name !== 'markdown') {
+    const open: { row: number; indent: number }[] = [];
+    let lastCode = -1;
+    const close = (upto: number, indent: number) => {
+      while (open.length && open[open.length - 1]!.indent >= indent) {
+        const o = open.pop()!;
+        if (upto > o.row) scopes.push(makeScope(o.row, o.row, upto, String(lines[o.row] ?? '')));
+      }
+    };
+    for (let row = 0; row < n; row++) {
+      const text = String(lines[row] ?? '');
+      if (text.trim() === '' || isComment[row]) continue;
+      const ind = indentWidth(text);
+      close(lastCode, ind);
+      const next = nextCode(row);
+      const opens = next >= 0 && indentWidth(String(lines[next] ?? '')) > ind && (info.indentScoped || /:\s*$/.test(text));
+      if (opens) open.push({ row, indent: ind });
+      lastCode = row;
+    }
+    close(lastCode, -1);
+  }
+  function nextCode(row: number): number {
+    for (let r = row + 1; r < n && r < row + 200; r++) if (String(lines[r] ?? '').trim() !== '' && !isComment[r]) return r;
+    return -1;
+  }
+
+  // 2c. markdown sections
+  if (info.name === 'markdown') {
+    const heads: { row: number; level: number }[] = [];
+    let fence = false;
+    for (let row = 0; row < n; row++) {
+      const t = String(lines[row] ?? '');
+      if (/^\s*(```|~~~)/.test(t)) fence = !fence;
+      const m = !fence && /^(#{1,6})\s+(.*)$/.exec(t);
+      if (m) heads.push({ row, level: m[1]!.length });
+    }
+    for (let i = 0; i < heads.length; i++) {
+      let end = n - 1;
+      for (let j = i + 1; j < heads.length; j++) {
+        if (heads[j]!.level <= heads[i]!.level) {
+          end = heads[j]!.row - 1;
+          break;
+        }
+      }
+      while (end > heads[i]!.row && String(lines[end] ?? '').trim() === '') end--;
+      if (end > heads[i]!.row) {
+        const sc = makeScope(heads[i]!.row, heads[i]!.row, end, '');
+        sc.kind = 'section';
+        sc.name = String(lines[heads[i]!.row]).replace(/^#+\s*/, '').trim().slice(0, 200);
+        sc.isDefinition = true;
+        scopes.push(sc);
+      }
+    }
+  }
+
+  scopes.sort((a, b) => a.start - b.start || b.end - a.end);
+  // functions inside class-like scopes are methods
+  for (let i = 0; i < scopes.length; i++) {
+    const s = scopes[i]!;
+    if (s.kind !== 'function') continue;
+    for (let j = i - 1; j >= 0; j--) {
+      const o = scopes[j]!;
+      if (o.start < s.start && o.end >= s.end && o.isDefinition) {
+        if (/class|interface|struct|enum|trait|impl|module/.test(o.kind)) s.kind = 'method';
+        break;
+      }
+    }
+  }
+
+  // 3. per-line facts
+  const headerRows = new Set(scopes.filter((s) => s.isDefinition).map((s) => s.start));
+  const decoratorRows = new Set(scopes.flatMap((s) => s.decorators));
+  const definitions = new Map<string, number[]>();
+  const imports = new Map<string, number>();
+  const pairs: number[][] = Array.from({ length: n }, () => []);
+  const ownerOf = new Map<number, number>();
+  const out: LineSyntax[] = new Array(n);
+
+  const order = scopes.map((_, i) => i).sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || a - b);
+  const definitionAt = new Map<number, Scope>();
+  for (const s of scopes) if (s.isDefinition && s.name && !definitionAt.has(s.start)) definitionAt.set(s.start, s);
+  let active: number[] = [];
+  let k = 0;
+  for (let row = 0; row < n; row++) {
+    if (active.some((s) => scopes[s]!.end < row)) active = active.filter((s) => scopes[s]!.end >= row);
+    while (k < order.length && scopes[order[k]!]!.headerEnd + 1 <= row) {
+      const s = order[k++]!;
+      if (scopes[s]!.end >= row) active.push(s);
+    }
+    const text = String(lines[row] ?? '');
+    const t = text.trim();
+    const bare = stripLineComment(t, prefix).trim();
+    const defines: string[] = [];
+    const uses: string[] = [];
+    let kind: LineKind;
+    if (t === '') kind = 'blank';
+    else if (isComment[row] || (bcOpen && t.startsWith(bcOpen))) kind = 'comment';
+    else if (code && IMPORT_RE.test(bare) && active.length === 0) {
+      kind = 'import';
+      for (const b of importBindings(bare)) if (!imports.has(b)) imports.set(b, row);
+    } else if (headerRows.has(row)) kind = 'header';
+    else if (decoratorRows.has(row) || (code && DECORATOR_RE.test(bare))) kind = 'decorator';
+    else if (code && CLAUSE_RE.test(bare)) kind = 'clause';
+    else if (closerLine(text, language)) kind = 'closer';
+    else kind = 'code';
+
+    if (kind === 'clause') {
+      // pair with the opener of the block this line closes (`} else {`) or the previous header at the same indent
+      let owner = closesRowOf[row]! >= 0 ? stmtStart[closesRowOf[row]!]! : -1;
+      if (owner < 0) {
+        const ind = indentWidth(text);
+        for (let r = row - 1; r >= 0 && r >= row - 500; r--) {
+          const l = String(lines[r] ?? '');
+          if (l.trim() === '' || isComment[r]) continue;
+          const w = indentWidth(l);
+          if (w < ind) break;
+          if (w === ind && CONTROL_RE.test(l.trim())) {
+            owner = r;
+            break;
+          }
+        }
+      }
+      if (owner >= 0 && owner !== row) {
+        const root = ownerOf.get(owner) ?? owner;
+        ownerOf.set(row, root);
+      }
+    }
+    if (code && kind !== 'comment' && kind !== 'blank' && kind !== 'import') {
+      const sc = definitionAt.get(row);
+      if (sc?.name) defines.push(sc.name);
+      const v = VAR_RE.exec(bare);
+      if (v) defines.push(v[1]!);
+      const noStrings = bare.length > 4000 ? '' : bare.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, ' ');
+      for (const m of noStrings.matchAll(IDENT_RE)) {
+        const w = m[0];
+        if (!KEYWORDS.has(w) && !defines.includes(w) && !uses.includes(w) && !/^\d/.test(w)) uses.push(w);
+      }
+    }
+    for (const d of defines) {
+      const rows = definitions.get(d);
+      if (rows) rows.push(row);
+      else definitions.set(d, [row]);
+    }
+    if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
+    out[row] = {
+      kind,
+      depth: active.length,
+      scopes: active.slice(),
+      defines,
+      uses,
+      stmtStart: stmtStart[row]!,
+      stmtEnd: stmtEnd[row]!,
+      closers: [...new Set(closers[row])].sort((a, b) => a - b),
+      pairs: [],
+    };
+  }
+  // clause groups -> pairs
+  const groups = new Map<number, number[]>();
+  for (const [row, root] of ownerOf) {
+    const g = groups.get(root) ?? [root];
+    g.push(row);
+    groups.set(root, g);
+  }
+  for (const g of groups.values()) for (const r of g) for (const o of g) if (o !== r && !pairs[r]!.includes(o)) pairs[r]!.push(o);
+  for (let row = 0; row < n; row++) if (pairs[row]!.length) out[row]!.pairs = pairs[row]!.sort((a, b) => a - b);
+
+  return { language, hasGrammar: false, parseOk: false, lines: out, scopes, definitions, imports };
+}
+
+/** Names an import-like line binds: `import a.b.C`, `import a.b.C as D`, `from x import a, b as c`, `import {a} from`. */
+function importBindings(line: string): string[] {
+  const t = line.replace(/;\s*$/, '').trim();
+  let m = /^import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?$/.exec(t);
+  if (m) {
+    if (m[2]) return [m[2]];
+    const last = m[1]!.split('.').pop()!;
+    return last && last !== '*' ? [last] : [];
+  }
+  m = /^from\s+\S+\s+import\s+\(?([^)]*)\)?$/.exec(t);
+  if (m) {
+    return m[1]!
+      .split(',')
+      .map((p) => p.trim().split(/\s+as\s+/).pop()!.trim())
+      .filter((x) => /^\w+$/.test(x));
+  }
+  m = /^import\s+(.*?)\s+from\s+['"]/.exec(t);
+  if (m) {
+    return m[1]!
+      .replace(/[{}*]/g, ',')
+      .split(',')
+      .map((p) => p.trim().split(/\s+as\s+/).pop()!.trim())
+      .filter((x) => /^[\w$]+$/.test(x) && x !== 'type');
+  }
+  m = /^using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)$/.exec(t);
+  if (m) return [m[1] ?? m[2]!.split('.').pop()!];
+  return [];
+}

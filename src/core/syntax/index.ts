@@ -1,0 +1,14 @@
+/** Public surface of the syntax layer. */
+export { ensureGrammar, ensureAllGrammars, grammarAvailable, grammarLoadError } from './grammars.js';
+export { buildSyntaxIndex } from './syntaxIndex.js';
+export { buildFallbackIndex } from './fallbackIndex.js';
+export { checkSyntax, checkSyntaxSync, type SyntaxCheck } from './checkSyntax.js';
+export {
+  detectLanguage,
+  normalizeLanguage,
+  languageInfo,
+  GRAMMAR_LANGUAGES,
+  type LanguageInfo,
+  type BlockStyle,
+} from './languages.js';
+export { closerLine, detectIndentUnit } from './lineText.js';

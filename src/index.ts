@@ -1,0 +1,13 @@
+/**
+ * skim: query-conditioned, syntax-preserving pruning of code-reading tool output.
+ *
+ *   import { prune } from 'skim';
+ *   const r = await prune({ code, query: 'Where is the proxy chosen for https URLs?', ratio: 4 });
+ */
+export { prune, createPruner, pruneWith, type Pruner, type PrunerOptions } from './core/prune.js';
+export { SkimError, EXIT_CODES, type SkimErrorCode } from './core/errors.js';
+export { countTokens } from './core/tokens/count.js';
+export { MARKER_RE } from './core/render/render.js';
+export { createHeuristicScorer } from './core/score/heuristic.js';
+export type * from './core/types.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,46 @@
+/**
+ * Prune a tool's output for the agent's question, or return it untouched when there is no
+ * question, the output is small, or pruning fails (fail open: the agent always gets its text).
+ */
+import type { PruneRequest, PruneResult } from '../core/types.js';
+
+export type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
+
+/** Outputs with fewer lines than this are returned whole: pruning them saves little and risks a re-read. */
+export const SMALL_OUTPUT_LINES = 40;
+
+export interface FocusOptions {
+  path?: string;
+  /** Notes for the agent, appended after the output by the caller. */
+  notes: string[];
+  kind: 'read_file' | 'grep';
+  log?: (line: string) => void;
+}
+
+export async function focus(prune: PruneFn, output: string, question: string | undefined, opts: FocusOptions): Promise<string> {
+  const q = question?.trim() ?? '';
+  if (q === '') return output;
+  const lineCount = output.split('\n').length - (output.endsWith('\n') ? 1 : 0);
+  if (lineCount < SMALL_OUTPUT_LINES) return output;
+  let r: PruneResult;
+  try {
+    r = await prune({ code: output, query: q, path: opts.path });
+  } catch (err) {
+    (opts.log ?? stderrLog)(`skim mcp: prune failed, returning the output unpruned: ${(err as Error).message}`);
+    return output;
+  }
+  if (r.omitted.length === 0) return output;
+  const keptLines = r.keepMask.reduce((a, b) => a + b, 0);
+  const reread =
+    opts.kind === 'read_file'
+      ? 'to see an omitted range "(a-b)", call read_file with offset=a and limit=b-a+1'
+      : 'read_file the file with offset/limit to see omitted lines';
+  opts.notes.push(
+    `[skim: kept ${keptLines} of ${r.keepMask.length} lines for the question (${r.tokensOut} of ${r.tokensIn} tokens); ${reread}]`,
+  );
+  return r.text.endsWith('\n') || r.text === '' ? r.text : `${r.text}\n`;
+}
+
+function stderrLog(line: string): void {
+  process.stderr.write(`${line}\n`);
+}

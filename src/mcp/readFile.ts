@@ -1,0 +1,78 @@
+/**
+ * The read_file tool: a file under the workspace root, numbered like `cat -n`, optionally a
+ * window of it (offset/limit), pruned to the lines that serve the agent's question.
+ */
+import { open, stat } from 'node:fs/promises';
+import type { Workspace } from './workspace.js';
+import { WorkspaceError } from './workspace.js';
+import { focus, type PruneFn } from './focus.js';
+
+export const DEFAULT_LIMIT = 2000;
+/** Larger files are refused: an agent should grep them or read a window. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** Longer lines (minified code, data) are cut in the display. */
+export const MAX_LINE_CHARS = 2000;
+
+export interface ReadFileArgs {
+  path: string;
+  context_focus_question?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** `cat -n` style: the number right-aligned in 6 columns, a tab, the line. */
+export function numberLine(n: number, text: string): string {
+  return `${String(n).padStart(6)}\t${text}`;
+}
+
+export function looksBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8192).includes(0);
+}
+
+export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFileArgs): Promise<string> {
+  const target = await ws.resolve(args.path);
+  if (target.isDirectory) {
+    throw new WorkspaceError(`${args.path} is a directory: use grep with path="${args.path}" to search it`);
+  }
+  const size = (await stat(target.abs)).size;
+  if (size > MAX_FILE_BYTES) {
+    throw new WorkspaceError(`${args.path} is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit: grep it instead`);
+  }
+  const buf = await readAll(target.abs);
+  if (looksBinary(buf)) throw new WorkspaceError(`${args.path} is a binary file: not shown`);
+  if (buf.length === 0) return `(${target.rel} is empty)`;
+
+  const lines = buf.toString('utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const total = lines.length;
+  const offset = args.offset ?? 1;
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  if (offset > total) {
+    throw new WorkspaceError(`offset ${offset} is past the end of ${args.path} (${total} lines)`);
+  }
+  const last = Math.min(total, offset + limit - 1);
+  const shown: string[] = [];
+  for (let n = offset; n <= last; n++) {
+    let text = lines[n - 1].replace(/\r$/, '');
+    if (text.length > MAX_LINE_CHARS) text = `${text.slice(0, MAX_LINE_CHARS)} [... line cut at ${MAX_LINE_CHARS} characters]`;
+    shown.push(numberLine(n, text));
+  }
+  const numbered = `${shown.join('\n')}\n`;
+
+  const notes: string[] = [];
+  const out = await focus(prune, numbered, args.context_focus_question, { path: target.rel, notes, kind: 'read_file' });
+  if (last < total || offset > 1) {
+    const more = last < total ? `; call read_file with offset=${last + 1} to read on` : '';
+    notes.push(`[${target.rel} has ${total} lines; this shows lines ${offset}-${last}${more}]`);
+  }
+  return notes.length ? `${out}${notes.join('\n')}\n` : out;
+}
+
+async function readAll(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * `skim mcp`: an MCP server (stdio) with read_file and grep tools confined to a workspace root,
+ * whose output is pruned to the agent's goal hint (context_focus_question). stdout carries the
+ * protocol; everything else goes to stderr.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { VERSION } from '../version.js';
+import type { PruneFn } from './focus.js';
+import { grepTool, MAX_MATCHES } from './grep.js';
+import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
+import { Workspace, WorkspaceError } from './workspace.js';
+
+const QUESTION_HELP =
+  'Goal hint: what you need from this output, as one complete question about the logic, e.g. ' +
+  '"How does the session pick a proxy for https URLs, and where are the proxy environment variables read?" ' +
+  'Name behaviour and concepts, not file names or line numbers. Only lines that serve the question are kept; ' +
+  'the rest is folded into markers like "# ... 37 lines omitted (120-156)". ' +
+  'Leave it empty to get the output unpruned: do so for small files or when you need every line (before editing).';
+
+export const READ_FILE_DESCRIPTION =
+  'Read a text file in the workspace, numbered like `cat -n` (line number, tab, line). ' +
+  `Shows up to ${DEFAULT_LIMIT} lines from \`offset\` (1-based); use offset/limit to read a window of a long file. ` +
+  'With context_focus_question, the output is pruned to the lines that answer that question plus what they depend on ' +
+  '(imports, enclosing function/class headers, closing brackets); kept lines keep their original numbers. ' +
+  'If you need an omitted range "(a-b)", call read_file again with offset=a and limit=b-a+1 and no question. ' +
+  'Paths are relative to the workspace root; nothing outside it can be read.';
+
+export const GREP_DESCRIPTION =
+  'Search files in the workspace for a JavaScript regular expression, line by line, like `grep -rn`: ' +
+  'each match is printed as "path:line:text". path is a file or directory (default: the whole workspace); ' +
+  'glob filters file names ("*.py", "src/**/*.ts", "*.{js,ts}"). node_modules, .git and binary files are skipped; ' +
+  `at most ${MAX_MATCHES} matching lines are returned. ` +
+  'With context_focus_question, long results are pruned to the matches that serve the question. ' +
+  'Then read_file the relevant file, with a question, to see the surrounding logic.';
+
+export interface McpOptions {
+  root: string;
+  prune: PruneFn;
+  log?: (line: string) => void;
+}
+
+export async function createMcpServer(opts: McpOptions): Promise<McpServer> {
+  const ws = await Workspace.open(opts.root);
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const server = new McpServer({ name: 'skim', version: VERSION });
+
+  /** Tool errors the agent can act on become isError results; anything else is logged too. */
+  const run = async (tool: string, work: () => Promise<string>) => {
+    try {
+      return { content: [{ type: 'text' as const, text: await work() }] };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof WorkspaceError)) log(`skim mcp: ${tool} failed: ${message}`);
+      return { content: [{ type: 'text' as const, text: `Error: ${message}` }], isError: true };
+    }
+  };
+
+  server.registerTool(
+    'read_file',
+    {
+      title: 'Read file (pruned to a question)',
+      description: READ_FILE_DESCRIPTION,
+      inputSchema: {
+        path: z.string().describe('File path relative to the workspace root (or absolute inside it).'),
+        context_focus_question: z.string().optional().describe(QUESTION_HELP),
+        offset: z.number().int().min(1).optional().describe('First line to show, 1-based (default 1).'),
+        limit: z.number().int().min(1).optional().describe(`Number of lines to show (default ${DEFAULT_LIMIT}).`),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => run('read_file', () => readFileTool(ws, opts.prune, args)),
+  );
+
+  server.registerTool(
+    'grep',
+    {
+      title: 'Search files (pruned to a question)',
+      description: GREP_DESCRIPTION,
+      inputSchema: {
+        pattern: z.string().describe('JavaScript regular expression, matched against each line, e.g. "def \\w+_proxy" or "proxies\\["'),
+        path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: all of it).'),
+        glob: z.string().optional().describe('Only search files whose path matches this glob, e.g. "*.py" or "src/**/*.ts".'),
+        context_focus_question: z.string().optional().describe(QUESTION_HELP),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => run('grep', () => grepTool(ws, opts.prune, args)),
+  );
+
+  log(`skim mcp: serving read_file and grep for ${ws.root}`);
+  return server;
+}
+
+/** Serve over stdio until the client disconnects. */
+export async function runStdioServer(opts: McpOptions): Promise<void> {
+  const server = await createMcpServer(opts);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  // The client closing our stdin ends the session.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+}

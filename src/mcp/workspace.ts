@@ -1,0 +1,68 @@
+/**
+ * The workspace root the MCP tools are confined to. Every path an agent passes is checked twice:
+ * lexically (absolute paths elsewhere, `..` escapes) and after resolving symlinks with realpath
+ * (a link inside the root that points outside it).
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+export class WorkspaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkspaceError';
+  }
+}
+
+export interface ResolvedPath {
+  /** Real absolute path (symlinks resolved). */
+  abs: string;
+  /** Path relative to the root, with `/` separators ("" for the root itself). */
+  rel: string;
+  isDirectory: boolean;
+}
+
+export class Workspace {
+  private constructor(readonly root: string) {}
+
+  /** Open a workspace at `dir` (its real path becomes the root). */
+  static async open(dir: string): Promise<Workspace> {
+    let root: string;
+    try {
+      root = await realpath(resolve(dir));
+    } catch {
+      throw new WorkspaceError(`workspace root ${dir} does not exist`);
+    }
+    if (!(await stat(root)).isDirectory()) throw new WorkspaceError(`workspace root ${dir} is not a directory`);
+    return new Workspace(root);
+  }
+
+  /** True when `abs` is the root or lies under it. */
+  contains(abs: string): boolean {
+    const rel = relative(this.root, abs);
+    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  }
+
+  toRel(abs: string): string {
+    return relative(this.root, abs).split(sep).join('/');
+  }
+
+  /** Resolve a path given by the agent (relative to the root, or absolute inside it). */
+  async resolve(p: string): Promise<ResolvedPath> {
+    if (p.includes('\0')) throw new WorkspaceError('path contains a NUL byte');
+    const lexical = resolve(this.root, p === '' ? '.' : p);
+    if (!this.contains(lexical)) {
+      throw new WorkspaceError(`access denied: ${p} is outside the workspace root ${this.root}`);
+    }
+    let real: string;
+    try {
+      real = await realpath(lexical);
+    } catch {
+      throw new WorkspaceError(`no such file or directory: ${p} (paths are relative to the workspace root ${this.root})`);
+    }
+    if (!this.contains(real)) {
+      throw new WorkspaceError(`access denied: ${p} is a symlink that leads outside the workspace root`);
+    }
+    const info = await stat(real);
+    return { abs: real, rel: this.toRel(real), isDirectory: info.isDirectory() };
+  }
+}

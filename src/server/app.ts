@@ -1,0 +1,232 @@
+/**
+ * The HTTP API as a pure hono app: createApp(options) builds it, `app.request()` tests it, and
+ * ./listen.ts attaches it to a node server. Routes:
+ *   POST /prune            SWE-Pruner wire-compatible
+ *   POST /v1/prune         skim's PruneRequest -> PruneResult
+ *   POST /v1/prune/batch   { requests: PruneRequest[] } -> { results }
+ *   POST /v1/rank          { query, documents } -> documents ordered by relevance
+ *   GET  /health, GET /v1/info, GET / (playground), GET /examples[/NAME]
+ * Every error leaves through one boundary (app.onError) as JSON with a meaningful status.
+ * Pruning fails open: a timeout or a core error returns the original text with an error message.
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { PruneRequest, PruneResult } from '../core/types.js';
+import { VERSION } from '../version.js';
+import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
+import type { PruneRunner } from './runner.js';
+import {
+  batchRequestSchema,
+  describeZodError,
+  pruneRequestSchema,
+  rankRequestSchema,
+  swePrunerRequestSchema,
+} from './schemas.js';
+import { failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
+import { rankDocuments } from './rank.js';
+import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
+
+export interface AppOptions {
+  runner: PruneRunner;
+  /** Largest accepted request body in bytes (default 8 MiB). */
+  maxBodyBytes?: number;
+  /** Per-request time limit in ms, waiting for a slot included (default 10 s). */
+  timeoutMs?: number;
+  /** Prune calls running at once (default 2). */
+  maxConcurrent?: number;
+  /** Prune calls allowed to wait for a slot; beyond that requests get 503 (default 64). */
+  maxQueue?: number;
+  /** Where log lines go (default: stderr). Pass `() => {}` to silence. */
+  log?: (line: string) => void;
+  /** Model description for /v1/info. */
+  model?: string;
+  /** Languages for /v1/info. */
+  languages?: () => string[] | Promise<string[]>;
+  publicDir?: string;
+  examplesDir?: string;
+}
+
+export const DEFAULTS = {
+  maxBodyBytes: 8 * 1024 * 1024,
+  timeoutMs: 10_000,
+  maxConcurrent: 2,
+  maxQueue: 64,
+};
+
+export function createApp(options: AppOptions): Hono {
+  const runner = options.runner;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const maxConcurrent = options.maxConcurrent ?? DEFAULTS.maxConcurrent;
+  const semaphore = new Semaphore(maxConcurrent, options.maxQueue ?? DEFAULTS.maxQueue);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const publicDir = options.publicDir ?? join(PACKAGE_ROOT, 'public');
+  const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');
+
+  /** One prune under the limits; fails open except when the server is overloaded (503). */
+  async function runPrune(req: PruneRequest): Promise<PruneResultJson> {
+    const started = Date.now();
+    try {
+      const result: PruneResult = await withDeadline(timeoutMs, async (signal) => {
+        const release = await semaphore.acquire(signal);
+        try {
+          return await runner.prune(req, signal);
+        } finally {
+          release();
+        }
+      });
+      return resultToJson(result);
+    } catch (err) {
+      if (err instanceof OverloadedError) throw err;
+      // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
+      if (isUsageError(err)) throw new HTTPException(400, { message: `invalid request: ${errMessage(err)}` });
+      const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
+      log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
+      return failOpenResult(req, message, started);
+    }
+  }
+
+  /** Run items with at most `maxConcurrent` of them in flight, so one batch cannot fill the queue. */
+  async function runAll<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+    const out = new Array<R>(items.length);
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(maxConcurrent, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    });
+    await Promise.all(lanes);
+    return out;
+  }
+
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const t0 = performance.now();
+    await next();
+    log(`${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - t0).toFixed(1)}ms`);
+  });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => errorJson(c, 413, `request body larger than ${maxBodyBytes} bytes`),
+    }),
+  );
+
+  app.get('/health', (c) =>
+    c.json({ status: 'healthy', model_loaded: true, active: semaphore.active, waiting: semaphore.waiting }),
+  );
+
+  app.get('/v1/info', async (c) =>
+    c.json({
+      name: 'skim',
+      version: VERSION,
+      model: options.model ?? 'unknown',
+      runner: runner.kind,
+      languages: options.languages ? await options.languages() : [],
+      limits: { maxBodyBytes, timeoutMs, maxConcurrent, maxQueue: semaphore.maxWaiting },
+    }),
+  );
+
+  app.post('/prune', async (c) => {
+    const body = parse(swePrunerRequestSchema, await readJson(c));
+    const threshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : undefined;
+    const result = await runPrune({ code: body.code, query: body.query, threshold, explain: true });
+    return c.json(toSwePrunerResponse(body.query, body.code, result));
+  });
+
+  app.post('/v1/prune', async (c) => {
+    const req = parse(pruneRequestSchema, await readJson(c));
+    return c.json(await runPrune(req));
+  });
+
+  app.post('/v1/prune/batch', async (c) => {
+    const { requests } = parse(batchRequestSchema, await readJson(c));
+    return c.json({ results: await runAll(requests, runPrune) });
+  });
+
+  app.post('/v1/rank', async (c) => {
+    const body = parse(rankRequestSchema, await readJson(c));
+    const docs = body.documents.map((d) => (typeof d === 'string' ? { code: d } : d));
+    // A document that failed open has no real score: report it as an error, ranked last.
+    const pruneStrict = async (req: PruneRequest) => {
+      const r = await runPrune(req);
+      if (r.error) throw new Error(r.error);
+      return { ...r, keepMask: new Uint8Array(r.keepMask) };
+    };
+    const results = await rankDocuments(pruneStrict, body.query, docs, {
+      includeText: body.includeText,
+      ratio: body.ratio,
+      threshold: body.threshold,
+      concurrency: maxConcurrent,
+    });
+    return c.json({ query: body.query, results });
+  });
+
+  // --- playground ---
+  app.get('/', (c) => serveFile(c, publicDir, 'index.html'));
+  app.get('/examples', async (c) => c.json({ examples: await listExamples(examplesDir) }));
+  app.get('/examples/:name', async (c) => {
+    const buf = await readSafeFile(examplesDir, c.req.param('name'));
+    if (!buf) throw new HTTPException(404, { message: 'no such example' });
+    return c.body(new Uint8Array(buf), 200, { 'content-type': 'text/plain; charset=utf-8' });
+  });
+  app.get('/:file{[A-Za-z0-9_-]+\\.(?:js|css|svg|png|ico|html)}', (c) => serveFile(c, publicDir, c.req.param('file')));
+
+  app.notFound((c) => errorJson(c, 404, `no route for ${c.req.method} ${c.req.path}`));
+
+  app.onError((err, c) => {
+    if (err instanceof HTTPException) return errorJson(c, err.status, err.message);
+    if (err instanceof OverloadedError) {
+      c.header('retry-after', '1');
+      return errorJson(c, 503, err.message);
+    }
+    log(`skim serve: internal error on ${c.req.method} ${c.req.path}: ${errMessage(err)}`);
+    return errorJson(c, 500, 'internal server error');
+  });
+
+  return app;
+}
+
+async function serveFile(c: Context, dir: string, name: string): Promise<Response> {
+  const buf = await readSafeFile(dir, name);
+  if (!buf) throw new HTTPException(404, { message: `no such file: ${name}` });
+  return c.body(new Uint8Array(buf), 200, { 'content-type': contentTypeOf(name), 'cache-control': 'no-cache' });
+}
+
+function errorJson(c: Context, status: ContentfulStatusCode, message: string): Response {
+  return c.json({ error: { status, message } }, status);
+}
+
+/** The body as JSON whatever the content type (curl -d sends form-encoded by default). */
+async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') throw new HTTPException(400, { message: 'request body is empty; expected a JSON object' });
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HTTPException(400, { message: `request body is not valid JSON: ${errMessage(err)}` });
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new HTTPException(400, { message: `invalid request: ${describeZodError(r.error)}` });
+  return r.data;
+}
+
+function isUsageError(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === 'EUSAGE';
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,27 @@
+/**
+ * Where prune() runs for the server. The inline runner calls the core on the event loop (simple,
+ * used by tests and small deployments); the worker pool (./workerPool.ts) runs it on worker threads
+ * so a slow request can be cut off for real at its deadline and both cores are used.
+ */
+import type { PruneRequest, PruneResult } from '../core/types.js';
+
+export interface PruneRunner {
+  /** Human-readable kind, shown by /v1/info ("inline", "workers x2"). */
+  readonly kind: string;
+  /** Prune one request. `signal` aborts at the request's deadline (best effort for inline). */
+  prune(req: PruneRequest, signal?: AbortSignal): Promise<PruneResult>;
+  close(): Promise<void>;
+}
+
+/** Anything with a prune() method, e.g. the object returned by createPruner(). */
+export interface PrunerLike {
+  prune(req: PruneRequest): Promise<PruneResult>;
+}
+
+export function inlineRunner(pruner: PrunerLike): PruneRunner {
+  return {
+    kind: 'inline',
+    prune: (req) => pruner.prune(req),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * JSON shapes of results: PruneResult with typed arrays turned into plain arrays, the fail-open
+ * result (original text, nothing omitted) and the SWE-Pruner wire response.
+ */
+import type { PruneRequest, PruneResult } from '../core/types.js';
+import { countTokens } from '../core/tokens/count.js';
+
+export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string };
+
+export function resultToJson(r: PruneResult): PruneResultJson {
+  return { ...r, keepMask: Array.from(r.keepMask ?? []) };
+}
+
+/** Number of lines the way the core counts them (a final newline does not start a new line). */
+export function countInputLines(code: string): number {
+  if (code.length === 0) return 0;
+  let n = 1;
+  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) n++;
+  return code.endsWith('\n') ? n - 1 : n;
+}
+
+/** What the server answers when pruning failed or ran out of time: the input, untouched. */
+export function failOpenResult(req: PruneRequest, message: string, started: number): PruneResultJson {
+  const n = countInputLines(req.code);
+  const tokens = countTokens(req.code);
+  return {
+    text: req.code,
+    kept: n > 0 ? [[1, n]] : [],
+    omitted: [],
+    score: 0,
+    tokensIn: tokens,
+    tokensOut: tokens,
+    language: req.language ?? 'unknown',
+    ms: Date.now() - started,
+    shape: 'raw',
+    warnings: [`not pruned: ${message}`],
+    keepMask: new Array(n).fill(1),
+    error: message,
+  };
+}
+
+export interface SwePrunerResponse {
+  score: number;
+  pruned_code: string;
+  token_scores: Array<[string, number]>;
+  kept_frags: number[];
+  origin_token_cnt: number;
+  left_token_cnt: number;
+  model_input_token_cnt: number;
+  error_msg: string | null;
+}
+
+/**
+ * SWE-Pruner's response. skim scores lines, not tokens: `token_scores` carries one entry per input
+ * line (its text and keep probability), which is what SWE-Pruner aggregates its token scores to.
+ */
+export function toSwePrunerResponse(query: string, code: string, r: PruneResultJson): SwePrunerResponse {
+  const kept: number[] = [];
+  r.keepMask.forEach((k, i) => {
+    if (k) kept.push(i + 1);
+  });
+  let tokenScores: Array<[string, number]> = [];
+  if (r.explain) {
+    const lines = code.split('\n');
+    tokenScores = r.explain.map((e) => [(lines[e.line - 1] ?? '').replace(/\r$/, ''), round(e.score)]);
+  }
+  return {
+    score: round(r.score),
+    pruned_code: r.text,
+    token_scores: tokenScores,
+    kept_frags: kept,
+    origin_token_cnt: r.tokensIn,
+    left_token_cnt: r.tokensOut,
+    model_input_token_cnt: r.tokensIn + (query ? countTokens(query) : 0),
+    error_msg: r.error ?? null,
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}

@@ -1,0 +1,142 @@
+/**
+ * A fixed-size pool of worker threads running prune(). The server's semaphore admits at most
+ * `size` requests at a time, so each admitted request finds an idle worker. When a request's
+ * deadline fires, its worker is terminated (CPU-bound pruning cannot be interrupted otherwise)
+ * and replaced by a fresh one.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { PruneRequest, PruneResult } from '../core/types.js';
+import type { PruneRunner } from './runner.js';
+
+export interface WorkerPoolOptions {
+  size: number;
+  scorer?: 'heuristic' | 'learned';
+  modelDir?: string;
+}
+
+interface Pending {
+  resolve: (r: PruneResult) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * How to start a worker: the built .js entry next to this module, or, when running from sources
+ * (tsx, vitest), a small bootstrap that registers tsx's loader in the worker and then imports the
+ * .ts entry (a worker does not reliably inherit the parent's loader hooks).
+ */
+function workerSpec(): { script: string | URL; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { script: new URL('./pruneWorker.js', import.meta.url), eval: false };
+  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const entry = new URL('./pruneWorker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return { script: bootstrap, eval: true };
+}
+
+export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
+  const spec = workerSpec();
+  const idle: Slot[] = [];
+  const all = new Set<Slot>();
+  const waiting: Array<(s: Slot) => void> = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): Slot {
+    const worker = new Worker(spec.script, {
+      eval: spec.eval,
+      workerData: { scorer: opts.scorer, modelDir: opts.modelDir },
+      // Workers write nothing to stdout; keep their stderr on ours.
+      stderr: false,
+    });
+    const slot: Slot = { worker, pending: new Map() };
+    worker.on('message', (msg: { id: number; result?: PruneResult; error?: string; code?: string }) => {
+      const p = slot.pending.get(msg.id);
+      if (!p) return;
+      slot.pending.delete(msg.id);
+      if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
+      else p.resolve(msg.result!);
+    });
+    const fail = (err: Error) => {
+      for (const p of slot.pending.values()) p.reject(err);
+      slot.pending.clear();
+      retire(slot);
+    };
+    worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
+    worker.on('exit', (code) => {
+      if (slot.pending.size > 0) fail(new Error(`prune worker exited with code ${code}`));
+      else retire(slot);
+    });
+    all.add(slot);
+    return slot;
+  }
+
+  /** Drop a dead or terminated worker and start a replacement so the pool keeps its size. */
+  function retire(slot: Slot): void {
+    if (!all.delete(slot)) return;
+    const i = idle.indexOf(slot);
+    if (i >= 0) idle.splice(i, 1);
+    if (!closed) release(spawn());
+  }
+
+  function release(slot: Slot): void {
+    if (!all.has(slot)) return;
+    const next = waiting.shift();
+    if (next) next(slot);
+    else idle.push(slot);
+  }
+
+  function take(): Promise<Slot> {
+    const slot = idle.pop();
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  for (let i = 0; i < opts.size; i++) idle.push(spawn());
+
+  return {
+    kind: `workers x${opts.size}`,
+    async prune(req: PruneRequest, signal?: AbortSignal): Promise<PruneResult> {
+      if (closed) throw new Error('server is shutting down');
+      const slot = await take();
+      const id = nextId++;
+      return new Promise<PruneResult>((resolve, reject) => {
+        const onAbort = () => {
+          slot.pending.delete(id);
+          reject(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+          // The worker may be deep in CPU work: kill it; 'exit' retires it and spawns a new one.
+          void slot.worker.terminate();
+        };
+        if (signal?.aborted) {
+          release(slot);
+          return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        }
+        signal?.addEventListener('abort', onAbort, { once: true });
+        slot.pending.set(id, {
+          resolve: (r) => {
+            signal?.removeEventListener('abort', onAbort);
+            release(slot);
+            resolve(r);
+          },
+          reject: (e) => {
+            signal?.removeEventListener('abort', onAbort);
+            release(slot);
+            reject(e);
+          },
+        });
+        slot.worker.postMessage({ id, req });
+      });
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all([...all].map((s) => s.worker.terminate()));
+      all.clear();
+      idle.length = 0;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The read tools agents call, implemented in-process (no shell, no external grep): numbered
+ * reads like `cat -n` and a recursive regex search printed like `grep -n`. Shared by the CLI
+ * (`skim cat`, `skim grep`) and the MCP server, which adds a workspace-root check on top.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { SkimError } from '../core/errors.js';
+
+/** Directories nobody wants searched. */
+const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'build', '.tox', '.mypy_cache', 'target']);
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+export interface ReadOptions {
+  /** 1-based first line to show (default 1). */
+  offset?: number;
+  /** Number of lines to show (default all). */
+  limit?: number;
+}
+
+/** Read a text file, with a clear error for missing paths, directories and binary files. */
+export async function readTextFile(file: string): Promise<string> {
+  let stat;
+  try {
+    stat = await fs.stat(file);
+  } catch {
+    throw new SkimError(`no such file: ${file}`, 'ENOINPUT');
+  }
+  if (stat.isDirectory()) throw new SkimError(`is a directory: ${file}`, 'EISDIR');
+  if (stat.size > 64 * 1024 * 1024) throw new SkimError(`file too large (${stat.size} bytes): ${file}`, 'ETOOLARGE');
+  const buf = await fs.readFile(file);
+  return decodeText(buf);
+}
+
+/** UTF-8 decode; invalid sequences become U+FFFD (callers that must keep bytes check isValidUtf8). */
+export function decodeText(buf: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(buf);
+}
+
+export function isValidUtf8(buf: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Number lines like `cat -n` (`%6d\t`), starting at `offset`. Keeps the file's line terminators. */
+export function numberLines(text: string, opts: ReadOptions = {}): string {
+  const offset = Math.max(1, opts.offset ?? 1);
+  const lines = text.split(/(?<=\n)/);
+  const end = opts.limit !== undefined ? Math.min(lines.length, offset - 1 + Math.max(0, opts.limit)) : lines.length;
+  let out = '';
+  for (let i = offset - 1; i < end; i++) out += `${String(i + 1).padStart(6)}\t${lines[i]}`;
+  return out;
+}
+
+export interface GrepOptions {
+  /** Glob(s) that file paths (relative to the search root) must match, e.g. "*.py" or "src/**\/*.ts". */
+  glob?: string;
+  ignoreCase?: boolean;
+  /** Lines of context before and after each match (like grep -C). */
+  context?: number;
+  /** Stop after this many matching lines in total. */
+  maxMatches?: number;
+  /** Treat the pattern as a literal string instead of a regular expression. */
+  fixedStrings?: boolean;
+}
+
+export interface GrepResult {
+  /** grep -n style output: "path:12:text", "path-13-text", "--" between groups. */
+  output: string;
+  matches: number;
+  files: number;
+  /** Files that could not be read (reported, not fatal). */
+  errors: string[];
+  truncated: boolean;
+}
+
+export function compilePattern(pattern: string, opts: GrepOptions = {}): RegExp {
+  const source = opts.fixedStrings ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
+  try {
+    return new RegExp(source, opts.ignoreCase ? 'i' : '');
+  } catch (err) {
+    throw new SkimError(`invalid pattern: ${(err as Error).message}`, 'EUSAGE');
+  }
+}
+
+/** Files under `roots` (files or directories) in a stable order, filtered by glob. */
+export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
+  const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
+  const out: string[] = [];
+  const walk = async (p: string, rel: string, explicit: boolean) => {
+    let stat;
+    try {
+      stat = await fs.stat(p);
+    } catch {
+      if (explicit) throw new SkimError(`no such file or directory: ${p}`, 'ENOINPUT');
+      return;
+    }
+    if (stat.isDirectory()) {
+      if (!explicit && SKIP_DIRS.has(path.basename(p))) return;
+      const entries = (await fs.readdir(p)).sort();
+      for (const e of entries) await walk(path.join(p, e), rel ? `${rel}/${e}` : e, false);
+    } else if (stat.isFile()) {
+      if (!explicit && isMatch && !isMatch(rel)) return;
+      if (stat.size > MAX_FILE_BYTES) return;
+      out.push(p);
+    }
+  };
+  for (const r of roots) await walk(r, '', true);
+  return out;
+}
+
+/** Search files like `grep -rn`. Binary files are skipped, as grep -I does. */
+export async function grepFiles(pattern: string, roots: string[], opts: GrepOptions = {}): Promise<GrepResult> {
+  const re = compilePattern(pattern, opts);
+  const files = await listFiles(roots.length ? roots : ['.'], opts.glob);
+  const ctx = Math.max(0, opts.context ?? 0);
+  const maxMatches = opts.maxMatches ?? 5000;
+  const chunks: string[] = [];
+  const errors: string[] = [];
+  let matches = 0;
+  let matchedFiles = 0;
+  let truncated = false;
+  for (const file of files) {
+    if (matches >= maxMatches) {
+      truncated = true;
+      break;
+    }
+    let buf: Buffer;
+    try {
+      buf = await fs.readFile(file);
+    } catch (err) {
+      errors.push(`${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      continue;
+    }
+    if (buf.subarray(0, 8192).includes(0)) continue;
+    const lines = decodeText(buf).split(/\r?\n/);
+    if (lines.length && lines[lines.length - 1] === '') lines.pop();
+    const hit: number[] = [];
+    for (let i = 0; i < lines.length && matches + hit.length < maxMatches; i++) if (re.test(lines[i])) hit.push(i);
+    if (hit.length === 0) continue;
+    matchedFiles++;
+    matches += hit.length;
+    const name = file.startsWith('./') ? file.slice(2) : file;
+    if (ctx === 0) {
+      for (const i of hit) chunks.push(`${name}:${i + 1}:${lines[i]}`);
+      continue;
+    }
+    // Merge overlapping context windows; "--" between non-adjacent groups, as grep does.
+    const isHit = new Set(hit);
+    let groupEnd = -2;
+    for (const i of hit) {
+      const from = Math.max(0, i - ctx);
+      const to = Math.min(lines.length - 1, i + ctx);
+      if (from > groupEnd + 1 && chunks.length > 0) chunks.push('--');
+      for (let j = Math.max(from, groupEnd + 1); j <= to; j++) chunks.push(`${name}${isHit.has(j) ? ':' : '-'}${j + 1}${isHit.has(j) ? ':' : '-'}${lines[j]}`);
+      groupEnd = Math.max(groupEnd, to);
+    }
+  }
+  return { output: chunks.length ? chunks.join('\n') + '\n' : '', matches, files: matchedFiles, errors, truncated };
+}

@@ -1,0 +1,161 @@
+/**
+ * `skim train` end to end: read the data files (both formats, streaming), label, featurize,
+ * train, calibrate, write the model directory and a training report.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NUM_FEATURES } from '../core/features/lineFeatures.js';
+import { saveModel, loadModel } from '../core/model/io.js';
+import type { ModelMode } from '../core/model/lamr.js';
+import { type CommitFilterStats, detectFormat, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
+import { buildExamples, DEFAULT_WEIGHTS, fitBridges } from './prepare.js';
+import { prepareFiles } from './prepare.js';
+import type { RubricStats } from './rubricLabels.js';
+import { loadSyntaxSource } from './syntaxSource.js';
+import { calibrateThreshold, DEFAULT_TRAIN, type EpochReport, evaluate, train } from './trainer.js';
+
+export interface TrainRunOptions {
+  data: string[];
+  out: string;
+  init?: string;
+  epochs?: number;
+  /** Cap on filtered commit samples used for training. */
+  maxSamples?: number;
+  seed?: number;
+  mode?: ModelMode;
+  hidden?: number;
+  /** Target recall for threshold calibration. */
+  targetRecall?: number;
+  log: (msg: string) => void;
+  progress: (label: string, total: number) => { update: (done: number, extra?: string) => void; stop: () => void };
+}
+
+export interface TrainSummary {
+  command: string;
+  date: string;
+  mode: ModelMode;
+  seed: number;
+  syntax: string;
+  data: Record<string, number>;
+  commitFilter?: CommitFilterStats;
+  rubric: Record<string, RubricStats>;
+  bridge: { samples: number; queryTerms: number; pairs: number };
+  epochs: EpochReport[];
+  bestEpoch: number;
+  threshold: ReturnType<typeof calibrateThreshold>;
+  seconds: { read: number; prepare: number; features: number; train: number; total: number };
+  params: number;
+}
+
+export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
+  const t0 = Date.now();
+  const seed = o.seed ?? DEFAULT_TRAIN.seed;
+  const files: LabeledFile[] = [];
+  let commitFilter: CommitFilterStats | undefined;
+  for (const path of o.data) {
+    let first: Record<string, unknown> | undefined;
+    for await (const r of readJsonl(path)) {
+      first = r;
+      break;
+    }
+    if (!first) throw new Error(`no records in ${path}`);
+    if (detectFormat(first) === 'commits') {
+      commitFilter = { total: 0, noLabels: 0, vagueMessage: 0, hugeDiff: 0, tooShort: 0, kept: 0 };
+      const maxTrain = o.maxSamples ?? 3000;
+      o.log(`reading commits from ${path} (up to ${maxTrain} train + ${Math.ceil(maxTrain / 8)} val after filtering)`);
+      // sample ~1/4 of the stream so the kept samples span all repositories, not the first ones in the file
+      files.push(...(await readCommits(path, { maxTrain, maxVal: Math.ceil(maxTrain / 8), rate: Math.min(1, (maxTrain * 2.2) / 29000) }, commitFilter)));
+    } else {
+      o.log(`reading teacher cases from ${path}`);
+      files.push(...(await readCases(path, 'teacher')));
+    }
+  }
+  const tRead = Date.now();
+  const count: Record<string, number> = {};
+  for (const f of files) count[`${f.source}/${f.split}/${f.role}`] = (count[`${f.source}/${f.split}/${f.role}`] ?? 0) + 1;
+  o.log(`files: ${JSON.stringify(count)}`);
+
+  const syntax = await loadSyntaxSource();
+  o.log(`syntax index: ${syntax.name}`);
+  let bar = o.progress('syntax+labels', files.length);
+  const { prepared, stats } = await prepareFiles(files, syntax, (d) => bar.update(d));
+  bar.stop();
+  const tPrep = Date.now();
+
+  const bridges = fitBridges(prepared);
+  let pairs = 0;
+  for (const r of bridges.full.table.values()) pairs += r.length;
+  o.log(`bridge: ${bridges.samples} samples, ${bridges.full.table.size} query terms, ${pairs} pairs`);
+  bar = o.progress('features', prepared.length);
+  const examples = buildExamples(prepared, bridges, DEFAULT_WEIGHTS, (d) => bar.update(d));
+  bar.stop();
+  const tFeat = Date.now();
+
+  const trainEx = examples.filter((e) => e.file.split === 'train');
+  const valEx = examples.filter((e) => e.file.split === 'val');
+  const cfg = { ...DEFAULT_TRAIN, seed, mode: o.mode ?? DEFAULT_TRAIN.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden };
+  let init: Float64Array | undefined;
+  if (o.init) {
+    const m = loadModel(o.init);
+    if (m.model.H !== cfg.hidden || m.model.mode !== cfg.mode) throw new Error(`--init model ${o.init} has a different shape/mode`);
+    init = m.model.p;
+  }
+  o.log(`training ${cfg.mode} H=${cfg.hidden} on ${trainEx.length} examples, validating on ${valEx.length}`);
+  bar = o.progress('train', 1);
+  let barTotal = 0;
+  const { model, reports, best } = train(trainEx, valEx, cfg, NUM_FEATURES, {
+    init,
+    onBatch: (d, total, loss) => {
+      if (total !== barTotal) {
+        bar.stop();
+        bar = o.progress('train', total);
+        barTotal = total;
+      }
+      bar.update(d, `loss ${loss.toFixed(4)}`);
+    },
+    onEpoch: (r) => {
+      bar.stop();
+      barTotal = 0;
+      const parts = Object.entries(r.val).map(
+        ([g, v]) => `${g}: P ${v.prf.p.toFixed(3)} R ${v.prf.r.toFixed(3)} F1 ${v.prf.f1.toFixed(3)} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}`,
+      );
+      o.log(`epoch ${r.epoch} loss ${r.loss.toFixed(4)} (${r.seconds.toFixed(1)}s) select ${r.select.toFixed(4)}\n  ${parts.join('\n  ')}`);
+    },
+  });
+  // ship float32 weights: evaluate/calibrate exactly what ships
+  model.p.set(Float64Array.from(new Float32Array(model.p)));
+  const tTrain = Date.now();
+  const scores = new Map();
+  evaluate(model, valEx, scores);
+  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9);
+  o.log(`threshold ${cal.threshold.toFixed(4)}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
+
+  const summary: TrainSummary = {
+    command: process.argv.slice(1).join(' '),
+    date: new Date().toISOString(),
+    mode: cfg.mode,
+    seed,
+    syntax: syntax.name,
+    data: count,
+    commitFilter,
+    rubric: stats,
+    bridge: { samples: bridges.samples, queryTerms: bridges.full.table.size, pairs },
+    epochs: reports,
+    bestEpoch: best,
+    threshold: cal,
+    seconds: { read: (tRead - t0) / 1000, prepare: (tPrep - tRead) / 1000, features: (tFeat - tPrep) / 1000, train: (tTrain - tFeat) / 1000, total: (Date.now() - t0) / 1000 },
+    params: model.p.length,
+  };
+  const bestRep = reports.find((r) => r.epoch === best);
+  saveModel(o.out, model, bridges.full, {
+    threshold: Math.round(cal.threshold * 1e4) / 1e4,
+    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro); see train-report.json`,
+    syntax: syntax.name,
+    createdAt: summary.date,
+    seed,
+    bestEpoch: best,
+    validation: bestRep?.val,
+  });
+  writeFileSync(join(o.out, 'train-report.json'), JSON.stringify(summary, null, 1) + '\n');
+  return summary;
+}

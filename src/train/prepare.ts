@@ -1,0 +1,134 @@
+/**
+ * Turn LabeledFiles into training examples: syntax index (cached per file content), rubric labels,
+ * the learned bridge (fitted on the train split; cross-fitted in two folds so a training example's
+ * own labels never feed its bridge features), and cached feature matrices (Float32).
+ */
+import { type BridgeSample, type BridgeTable, fitBridge } from '../core/features/bridge.js';
+import { terms } from '../core/features/lexical.js';
+import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../core/features/lineFeatures.js';
+import type { Labels } from '../core/model/lamr.js';
+import type { SyntaxIndex } from '../core/types.js';
+import { hash32, type LabeledFile } from './datasets.js';
+import { accumulateRubricStats, emptyRubricStats, type RubricStats, rubricLabels } from './rubricLabels.js';
+import type { SyntaxSource } from './syntaxSource.js';
+
+export interface Example {
+  file: LabeledFile;
+  n: number;
+  X: Float32Array;
+  labels: Labels;
+  weight: number;
+}
+
+export interface PreparedFile {
+  file: LabeledFile;
+  syntax: SyntaxIndex;
+  labels: Labels;
+  fold: number;
+}
+
+const fileKey = (f: LabeledFile): string => `${f.repo}:${f.path}:${f.lines.length}:${hash32(f.lines.join('\n'))}`;
+
+/** Syntax + rubric labels for every file (syntax cached by content), with rubric statistics per source. */
+export async function prepareFiles(
+  files: LabeledFile[],
+  syntax: SyntaxSource,
+  onProgress?: (done: number) => void,
+): Promise<{ prepared: PreparedFile[]; stats: Record<string, RubricStats> }> {
+  const cache = new Map<string, SyntaxIndex>();
+  const stats: Record<string, RubricStats> = {};
+  const prepared: PreparedFile[] = [];
+  let k = 0;
+  for (const f of files) {
+    const key = fileKey(f);
+    let syn = cache.get(key);
+    if (!syn) {
+      await syntax.prepare(f.lang);
+      syn = syntax.build(f.lines, f.lang);
+      cache.set(key, syn);
+    }
+    const { labels, closure } = rubricLabels(syn, f.lines.length, f.agg, f.support);
+    if (f.role === 'gold') {
+      const st = (stats[`${f.source}/${f.split}`] ??= emptyRubricStats());
+      accumulateRubricStats(st, labels, closure, f.support);
+    }
+    prepared.push({
+      file: f,
+      syntax: syn,
+      labels: { ...labels, doc: f.role === 'gold' ? 1 : 0 },
+      fold: hash32(`${f.repo}:${f.path}`) % 2,
+    });
+    if (++k % 50 === 0) onProgress?.(k);
+  }
+  onProgress?.(k);
+  return { prepared, stats };
+}
+
+function bridgeSample(p: PreparedFile, termCache: Map<string, string[][]>): BridgeSample | null {
+  const f = p.file;
+  if (f.role !== 'gold' || f.agg.length === 0) return null;
+  const key = fileKey(f);
+  let lt = termCache.get(key);
+  if (!lt) {
+    lt = f.lines.map((l) => terms(l));
+    termCache.set(key, lt);
+  }
+  const file = new Set<string>();
+  for (const t of lt) for (const x of t) file.add(x);
+  const gold = new Set<string>();
+  for (const i of f.agg) for (const x of lt[i] ?? []) gold.add(x);
+  const query = [...new Set(terms(f.query))];
+  // teacher queries were written for exactly these lines: trust them more than commit messages
+  return { query, file: [...file], gold: [...gold], weight: f.source === 'teacher' ? 3 : 1 };
+}
+
+export interface Bridges {
+  full: BridgeTable;
+  folds: [BridgeTable, BridgeTable];
+  samples: number;
+}
+
+export function fitBridges(prepared: PreparedFile[]): Bridges {
+  const termCache = new Map<string, string[][]>();
+  const byFold: BridgeSample[][] = [[], []];
+  for (const p of prepared) {
+    if (p.file.split !== 'train') continue;
+    const s = bridgeSample(p, termCache);
+    if (s) byFold[p.fold].push(s);
+  }
+  const all = [...byFold[0], ...byFold[1]];
+  return {
+    full: fitBridge(all),
+    // features of fold k are computed with the table fitted on the other fold
+    folds: [fitBridge(byFold[1]), fitBridge(byFold[0])],
+    samples: all.length,
+  };
+}
+
+export interface WeightPolicy {
+  teacher: number;
+  commit: number;
+  /** Multiplier for distractor files (all-negative lines, document label 0). */
+  distractor: number;
+}
+
+export const DEFAULT_WEIGHTS: WeightPolicy = { teacher: 4, commit: 1, distractor: 0.5 };
+
+export function buildExamples(prepared: PreparedFile[], bridges: Bridges, policy: WeightPolicy, onProgress?: (done: number) => void): Example[] {
+  const out: Example[] = [];
+  let k = 0;
+  for (const p of prepared) {
+    const f = p.file;
+    const bridge = f.split === 'train' ? bridges.folds[p.fold] : bridges.full;
+    const qi = analyzeQuery(f.query, bridge);
+    const X64 = lineFeatures({ query: f.query, lines: f.lines, syntax: p.syntax, language: f.lang, path: f.path }, { bridge }, qi);
+    let w = f.source === 'commit' ? policy.commit : policy.teacher;
+    if (f.role === 'distractor') w *= policy.distractor;
+    out.push({ file: f, n: f.lines.length, X: Float32Array.from(X64), labels: p.labels, weight: w });
+    if (++k % 100 === 0) onProgress?.(k);
+  }
+  onProgress?.(k);
+  return out;
+}
+
+export { NUM_FEATURES };

@@ -1,0 +1,183 @@
+/**
+ * The training loop: mini-batch Adam over cached examples, validation every epoch (P/R/F1 of the
+ * aggregate labels at tau = 0.5, and recall of the labelled lines under 4x/8x character budgets),
+ * best-epoch selection on the held-back teacher slice, then threshold calibration.
+ */
+import { DEFAULT_LOSS, Adam, LamrModel, type LossWeights, type ModelMode, mulberry32 } from '../core/model/lamr.js';
+import { addPrf, charCosts, type Prf, prf, recallOf, selectTopK } from './metrics.js';
+import type { Example } from './prepare.js';
+
+export interface TrainConfig {
+  mode: ModelMode;
+  hidden: number;
+  epochs: number;
+  batch: number;
+  lr: number;
+  seed: number;
+  loss: LossWeights;
+}
+
+export const DEFAULT_TRAIN: TrainConfig = { mode: 'lamr', hidden: 32, epochs: 8, batch: 16, lr: 0.004, seed: 7, loss: DEFAULT_LOSS };
+
+export interface EvalGroup {
+  prf: { p: number; r: number; f1: number };
+  recall4: number;
+  recall8: number;
+  files: number;
+}
+
+export interface EpochReport {
+  epoch: number;
+  loss: number;
+  seconds: number;
+  val: Record<string, EvalGroup>;
+  select: number;
+}
+
+/** Validation group of an example: "<source>-<queryKind>" for gold files. */
+export function groupOf(e: Example): string {
+  return `${e.file.source}/${e.file.queryKind}`;
+}
+
+export function evaluate(model: LamrModel, examples: Example[], scoresOut?: Map<Example, Float64Array>): Record<string, EvalGroup> {
+  const acc = new Map<string, { prf: Prf; h4: number; h8: number; tot: number; files: number }>();
+  for (const e of examples) {
+    if (e.file.role !== 'gold' || e.file.agg.length === 0) {
+      if (scoresOut) scoresOut.set(e, model.infer(e.X, e.n).keep);
+      continue;
+    }
+    const out = model.infer(e.X, e.n);
+    scoresOut?.set(e, out.keep);
+    const g = groupOf(e);
+    let a = acc.get(g);
+    if (!a) acc.set(g, (a = { prf: { tp: 0, fp: 0, fn: 0 }, h4: 0, h8: 0, tot: 0, files: 0 }));
+    addPrf(a.prf, out.keep, e.labels.agg, 0.5);
+    const costs = charCosts(e.file.lines);
+    let total = 0;
+    for (const c of costs) total += c;
+    const r4 = recallOf(selectTopK(out.keep, costs, total / 4), e.file.agg);
+    const r8 = recallOf(selectTopK(out.keep, costs, total / 8), e.file.agg);
+    a.h4 += r4.hit;
+    a.h8 += r8.hit;
+    a.tot += r4.total;
+    a.files++;
+  }
+  const res: Record<string, EvalGroup> = {};
+  for (const [g, a] of [...acc].sort()) res[g] = { prf: prf(a.prf), recall4: a.h4 / Math.max(1, a.tot), recall8: a.h8 / Math.max(1, a.tot), files: a.files };
+  return res;
+}
+
+/** Model selection: the teacher validation slice (issues and goal hints) at both budgets. */
+export function selectionScore(v: Record<string, EvalGroup>): number {
+  const parts: number[] = [];
+  for (const g of ['teacher/issue', 'teacher/goal']) if (v[g]) parts.push((v[g].recall4 + v[g].recall8) / 2);
+  if (!parts.length) for (const g of Object.values(v)) parts.push((g.recall4 + g.recall8) / 2);
+  return parts.reduce((a, b) => a + b, 0) / Math.max(1, parts.length);
+}
+
+export function train(
+  train: Example[],
+  val: Example[],
+  cfg: TrainConfig,
+  F: number,
+  hooks: { onBatch?: (done: number, total: number, loss: number) => void; onEpoch?: (r: EpochReport) => void; init?: Float64Array },
+): { model: LamrModel; reports: EpochReport[]; best: number } {
+  const model = new LamrModel(F, cfg.hidden, cfg.mode);
+  model.init(cfg.seed);
+  if (hooks.init) model.p.set(hooks.init);
+  const adam = new Adam(model.L.size, cfg.lr);
+  const grad = new Float64Array(model.L.size);
+  const rand = mulberry32(cfg.seed + 1);
+  const order = train.map((_, i) => i);
+  const steps = Math.ceil(train.length / cfg.batch) * cfg.epochs;
+  let step = 0;
+  let bestScore = -1;
+  let bestParams = Float64Array.from(model.p);
+  let bestEpoch = 0;
+  const reports: EpochReport[] = [];
+  for (let ep = 1; ep <= cfg.epochs; ep++) {
+    const t0 = Date.now();
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    let lossSum = 0;
+    let wSum = 0;
+    for (let b = 0; b < order.length; b += cfg.batch) {
+      grad.fill(0);
+      let bw = 0;
+      for (let k = b; k < Math.min(order.length, b + cfg.batch); k++) {
+        const e = train[order[k]];
+        const r = model.lossAndGrad(e.X, e.n, e.labels, grad, e.weight, cfg.loss);
+        lossSum += e.weight * ((r.fused + r.rubric) / e.n + r.doc);
+        wSum += e.weight;
+        bw += e.weight;
+      }
+      if (bw > 0) for (let k = 0; k < grad.length; k++) grad[k] /= bw;
+      // linear warm-down of the learning rate to 10%
+      adam.lr = cfg.lr * (1 - 0.9 * (step / steps));
+      adam.step(model.p, grad, cfg.loss.l2 * 100, model.L.b1);
+      step++;
+      hooks.onBatch?.(step, steps, lossSum / Math.max(1e-9, wSum));
+    }
+    const v = evaluate(model, val);
+    const sel = selectionScore(v);
+    const rep: EpochReport = { epoch: ep, loss: lossSum / Math.max(1e-9, wSum), seconds: (Date.now() - t0) / 1000, val: v, select: sel };
+    reports.push(rep);
+    hooks.onEpoch?.(rep);
+    if (sel > bestScore) {
+      bestScore = sel;
+      bestParams = Float64Array.from(model.p);
+      bestEpoch = ep;
+    }
+  }
+  model.p.set(bestParams);
+  return { model, reports, best: bestEpoch };
+}
+
+export interface Calibration {
+  threshold: number;
+  targetRecall: number;
+  /** At the chosen threshold, on the validation slice: */
+  recall: number;
+  distractorKeptShare: number;
+  goldKeptShare: number;
+  files: number;
+}
+
+/**
+ * Threshold calibration: the largest tau whose micro recall of the aggregate lines on the
+ * validation gold files (teacher slice, both query kinds) is still >= targetRecall. Reports the
+ * share of characters kept on gold and distractor files at that tau.
+ */
+export function calibrateThreshold(scores: Map<Example, Float64Array>, targetRecall = 0.9, groups = ['teacher']): Calibration {
+  const pos: number[] = [];
+  let goldChars = 0;
+  let distChars = 0;
+  const goldLines: { s: number; c: number }[] = [];
+  const distLines: { s: number; c: number }[] = [];
+  let files = 0;
+  for (const [e, keep] of scores) {
+    if (!groups.includes(e.file.source)) continue;
+    files++;
+    const costs = charCosts(e.file.lines);
+    if (e.file.role === 'gold') {
+      for (const i of e.file.agg) pos.push(keep[i]);
+      for (let i = 0; i < e.n; i++) {
+        goldLines.push({ s: keep[i], c: costs[i] });
+        goldChars += costs[i];
+      }
+    } else {
+      for (let i = 0; i < e.n; i++) {
+        distLines.push({ s: keep[i], c: costs[i] });
+        distChars += costs[i];
+      }
+    }
+  }
+  pos.sort((a, b) => b - a);
+  const k = Math.min(pos.length - 1, Math.ceil(targetRecall * pos.length) - 1);
+  const tau = pos.length ? Math.max(1e-4, pos[Math.max(0, k)]) : 0.5;
+  const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
+  const recall = pos.filter((s) => s >= tau).length / Math.max(1, pos.length);
+  return { threshold: tau, targetRecall, recall, distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files };
+}

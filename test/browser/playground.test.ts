@@ -1,0 +1,121 @@
+/**
+ * The playground as a person uses it: headless Chromium (Debian's `chromium`, driven by
+ * playwright-core) against createApp on an ephemeral loopback port with the real pruning core.
+ * Skipped only on a developer machine without Chromium; under CI it always runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createPruner } from '../../src/index.js';
+import { createApp } from '../../src/server/app.js';
+import { listen, type Listening } from '../../src/server/listen.js';
+import { inlineRunner } from '../../src/server/runner.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const SCREENSHOT = process.env.SKIM_SCREENSHOT ?? join(tmpdir(), 'skim-playground.png');
+
+describe.skipIf(!available && !process.env.CI)('playground in headless Chromium', () => {
+  let server: Listening;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const app = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    server = await listen(app, '127.0.0.1', 0);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${server.url}/`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close(1000);
+  });
+
+  async function skim(): Promise<{ tokensIn: number; tokensOut: number; kept: number; total: number }> {
+    const before = await page.locator('#tokens').textContent();
+    await page.click('#run');
+    await page.waitForFunction(
+      (prev) => !document.querySelector('#run')!.hasAttribute('disabled') && document.querySelector('#tokens')!.textContent !== prev,
+      before,
+    );
+    const [tokensIn, tokensOut] = (await page.locator('#tokens').textContent())!.split('→').map((s) => Number(s.replace(/[^\d]/g, '')));
+    const [kept, total] = (await page.locator('#lines').textContent())!.split('/').map((s) => Number(s.trim()));
+    return { tokensIn, tokensOut, kept, total };
+  }
+
+  it('loads with the bundled examples to pick from', async () => {
+    expect(await page.title()).toBe('skim playground');
+    const options = await page.locator('#example option').allTextContents();
+    expect(options).toEqual(expect.arrayContaining(['http_session.py', 'rate_limiter.ts', 'lru_cache.go']));
+  });
+
+  it('prunes an example for its question: kept lines, collapsed markers, score gutter, token counts', async () => {
+    await page.selectOption('#example', 'playground-http_session.py');
+    await expect.poll(() => page.inputValue('#code')).toMatch(/class Session/);
+    expect(await page.inputValue('#query')).toMatch(/proxy/);
+
+    const r = await skim();
+    expect(r.tokensOut).toBeGreaterThan(0);
+    expect(r.tokensOut).toBeLessThan(r.tokensIn);
+    expect(r.kept).toBeLessThan(r.total);
+
+    // The line a person is looking for is visible, with its score in the gutter.
+    const selectRow = page.locator('.line.kept', { hasText: 'def select_proxy(self, url: str)' });
+    await expect.poll(() => selectRow.count()).toBe(1);
+    expect(await selectRow.isVisible()).toBe(true);
+    expect(await selectRow.locator('.val').textContent()).toMatch(/^\d\.\d\d$/);
+
+    // Omitted ranges are collapsed to markers that name the range; no omitted line is shown.
+    const markers = page.locator('.marker');
+    expect(await markers.count()).toBeGreaterThan(0);
+    const first = (await markers.first().locator('.text').textContent())!;
+    const m = /… (\d+) lines? omitted \((\d+)-(\d+)\)/.exec(first);
+    expect(m).not.toBeNull();
+    const [count, from, to] = [Number(m![1]), Number(m![2]), Number(m![3])];
+    expect(to - from + 1).toBe(count);
+    expect(await page.locator('.line.omitted:visible').count()).toBe(0);
+
+    // Clicking a marker shows exactly the lines it hid, with their original numbers.
+    await markers.first().click();
+    const shown = page.locator('.line.omitted:visible');
+    expect(await shown.count()).toBe(count);
+    expect(await shown.first().getAttribute('data-line')).toBe(String(from));
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+    await markers.first().click();
+    expect(await page.locator('.line.omitted:visible').count()).toBe(0);
+  });
+
+  it('respects the 8x budget and shows the text the agent would read', async () => {
+    await page.check('input[name=mode][value="8"]');
+    const r = await skim();
+    expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
+    await page.check('input[name=view][value=text]');
+    const agentText = await page.locator('#agentText').textContent();
+    expect(await page.locator('#agentText').isVisible()).toBe(true);
+    expect(agentText).toMatch(/# \.\.\. \d+ lines omitted \(\d+-\d+\)/);
+    await page.check('input[name=view][value=lines]');
+    await page.check('input[name=mode][value=adaptive]');
+  });
+
+  it('pastes own code and explains an error plainly', async () => {
+    await page.selectOption('#example', '');
+    await page.fill('#code', '');
+    await page.click('#run');
+    expect(await page.locator('#error').textContent()).toMatch(/Paste some code/);
+    const code = Array.from({ length: 60 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n`).join('\n');
+    await page.fill('#code', code);
+    await page.fill('#path', 'funcs.py');
+    await page.fill('#query', 'What does f42 add to its argument?');
+    const r = await skim();
+    expect(r.total).toBe(code.split('\n').length - 1);
+    expect(await page.locator('.line.kept', { hasText: 'def f42(x):' }).count()).toBe(1);
+    expect(await page.locator('#error').isVisible()).toBe(false);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ingest, splitLines } from '../../src/core/ingest/ingest.js';
+
+const detect = (path: string | undefined) => (path?.endsWith('.py') ? 'python' : path?.endsWith('.ts') ? 'typescript' : 'text');
+
+describe('splitLines', () => {
+  it('keeps CRLF, LF and a missing final newline', () => {
+    const r = splitLines('a\r\nb\nc');
+    expect(r.lines).toEqual([
+      { text: 'a', eol: '\r\n' },
+      { text: 'b', eol: '\n' },
+      { text: 'c', eol: '' },
+    ]);
+    expect(r.finalNewline).toBe(false);
+  });
+});
+
+describe('ingest', () => {
+  it('reads a raw file as one contiguous segment numbered from 1', () => {
+    const doc = ingest('import os\n\ndef f():\n    return os.sep\n', { path: 'a.py', detectLanguage: detect });
+    expect(doc.shape).toBe('raw');
+    expect(doc.segments).toHaveLength(1);
+    expect(doc.segments[0].language).toBe('python');
+    expect(doc.lines.map((l) => l.lineNo)).toEqual([1, 2, 3, 4]);
+    expect(doc.lines.every((l) => l.prefix === '')).toBe(true);
+  });
+
+  it('reads cat -n output with its original numbers and verbatim prefixes', () => {
+    const code = '    74\tclass URLValidator(RegexValidator):\n    75\t    ul = 1\n    76\t\n    77\t    def f(self):\n';
+    const doc = ingest(code, { detectLanguage: detect });
+    expect(doc.shape).toBe('numbered');
+    expect(doc.lines.map((l) => l.lineNo)).toEqual([74, 75, 76, 77]);
+    expect(doc.lines[0].prefix).toBe('    74\t');
+    expect(doc.lines[0].text).toBe('class URLValidator(RegexValidator):');
+    expect(doc.lines[2].text).toBe('');
+  });
+
+  it('reads grep -n output over several files, with context lines and separators', () => {
+    const code = [
+      'src/a-b.py-11-import os',
+      'src/a-b.py:12:def proxy_for(url):',
+      'src/a-b.py-13-    return None',
+      '--',
+      'lib/c.ts:40:export function proxyFor(u: string) {',
+      '',
+    ].join('\n');
+    const doc = ingest(code, { detectLanguage: detect });
+    expect(doc.shape).toBe('grep');
+    expect(doc.segments.map((s) => s.path)).toEqual(['src/a-b.py', 'lib/c.ts']);
+    expect(doc.segments.map((s) => s.language)).toEqual(['python', 'typescript']);
+    expect(doc.lines[0]).toMatchObject({ prefix: 'src/a-b.py-11-', text: 'import os', lineNo: 11, isMatch: false, segment: 0 });
+    expect(doc.lines[1]).toMatchObject({ prefix: 'src/a-b.py:12:', lineNo: 12, isMatch: true });
+    expect(doc.lines[3]).toMatchObject({ text: '--', segment: -1, lineNo: null });
+    expect(doc.lines[4]).toMatchObject({ prefix: 'lib/c.ts:40:', lineNo: 40, segment: 1 });
+  });
+
+  it('reads several files with ==> headers into one segment each', () => {
+    const code = '==> a.py <==\nx = 1\ny = 2\n\n==> b.ts <==\nconst z = 3;\n';
+    const doc = ingest(code, { detectLanguage: detect });
+    expect(doc.shape).toBe('multi');
+    expect(doc.segments.map((s) => [s.path, s.language, s.lines.length])).toEqual([
+      ['a.py', 'python', 2],
+      ['b.ts', 'typescript', 1],
+    ]);
+    expect(doc.lines.filter((l) => l.segment === -1).map((l) => l.text)).toEqual(['==> a.py <==', '', '==> b.ts <==']);
+    expect(doc.lines[5]).toMatchObject({ text: 'const z = 3;', lineNo: 1 });
+  });
+
+  it('does not mistake code with colons for grep output', () => {
+    const doc = ingest('x = {\n  a: 1,\n  b: 2,\n}\nurl = "http://h:80/"\n', { path: 'a.py', detectLanguage: detect });
+    expect(doc.shape).toBe('raw');
+  });
+});

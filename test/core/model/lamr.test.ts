@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOSS, LamrModel, mulberry32, type Labels } from '../../../src/core/model/lamr.js';
+
+function sample(n: number, F: number, seed: number): { X: Float64Array; y: Labels } {
+  const r = mulberry32(seed);
+  const X = Float64Array.from({ length: n * F }, () => r());
+  const bits = () => Uint8Array.from({ length: n }, () => (r() < 0.3 ? 1 : 0));
+  return { X, y: { agg: bits(), sem: bits(), dep: bits(), doc: 1 } };
+}
+
+describe('LamrModel', () => {
+  for (const mode of ['lamr', 'single'] as const) {
+    it(`${mode}: analytic gradient matches finite differences`, () => {
+      const F = 5;
+      const H = 4;
+      const n = 6;
+      const m = new LamrModel(F, H, mode);
+      m.init(3);
+      // make every parameter non-trivial, including CRF potentials and the doc head
+      const r = mulberry32(11);
+      for (let k = 0; k < m.p.length; k++) m.p[k] += (r() - 0.5) * 0.5;
+      const { X, y } = sample(n, F, 5);
+      const lw = { ...DEFAULT_LOSS, gate: 0.3, doc: 0.5 };
+      const grad = new Float64Array(m.L.size);
+      m.lossAndGrad(X, n, y, grad, 1, lw);
+      let gbarTerm = 0;
+      const eps = 1e-6;
+      for (let k = 0; k < m.p.length; k++) {
+        if (mode === 'single' && (k >= m.L.wD && k < m.L.crfF)) continue; // unused in single mode
+        const old = m.p[k];
+        m.p[k] = old + eps;
+        const up = m.loss(X, n, y, lw);
+        m.p[k] = old - eps;
+        const down = m.loss(X, n, y, lw);
+        m.p[k] = old;
+        const num = (up - down) / (2 * eps);
+        expect(Math.abs(grad[k] - num)).toBeLessThan(1e-6 + 1e-4 * Math.abs(num));
+        gbarTerm += Math.abs(num);
+      }
+      expect(gbarTerm).toBeGreaterThan(0);
+    });
+  }
+
+  it('inference returns probabilities, a path and a gate split', () => {
+    const m = new LamrModel(5, 4, 'lamr');
+    m.init(1);
+    const { X } = sample(9, 5, 2);
+    const out = m.infer(X, 9, true);
+    expect(out.keep.length).toBe(9);
+    for (const v of out.keep) expect(v).toBeGreaterThanOrEqual(0);
+    for (const v of out.gateSemantic) expect(v > 0 && v < 1).toBe(true);
+    expect(out.viterbi.length).toBe(9);
+    expect(out.docScore > 0 && out.docScore < 1).toBe(true);
+  });
+});

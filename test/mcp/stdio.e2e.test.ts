@@ -1,0 +1,113 @@
+/**
+ * End to end: the SDK's own Client drives `skim mcp --root <workspace>` over stdio, as an agent's
+ * MCP host would. The server runs from sources through tsx's loader, so no build is needed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { fileURLToPath } from 'node:url';
+import { makeWorkspace, type Fixture } from './workspaceFixture.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+let fx: Fixture;
+let client: Client;
+let stderr = '';
+
+type TextResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
+function text(r: unknown): string {
+  return (r as TextResult).content.map((c) => c.text ?? '').join('');
+}
+
+beforeAll(async () => {
+  fx = makeWorkspace();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'test/server/cliEntry.ts', 'mcp', '--root', fx.root],
+    cwd: REPO,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  client = new Client({ name: 'skim-e2e', version: '0.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  fx?.cleanup();
+});
+
+describe('skim mcp over stdio', () => {
+  it('lists read_file and grep with descriptions that teach the goal hint', async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(['grep', 'read_file']);
+    const read = byName.read_file;
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'limit', 'offset', 'path']);
+    expect(read.inputSchema.required).toEqual(['path']);
+    expect(Object.keys(byName.grep.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'glob', 'path', 'pattern']);
+    expect(read.description).toMatch(/offset=a and limit=b-a\+1/);
+    const hint = JSON.stringify(read.inputSchema.properties?.context_focus_question);
+    expect(hint).toMatch(/complete question/);
+    expect(hint).toMatch(/not file names or line numbers/);
+    expect(hint).toMatch(/empty/);
+  });
+
+  it('reads a file numbered like cat -n, whole without a question', async () => {
+    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py' } }));
+    const lines = out.trimEnd().split('\n');
+    expect(lines).toHaveLength(fx.longLines);
+    expect(lines[0]).toBe('     1\t"""A small HTTP session: connection settings, proxy selection, retries and cookies."""');
+  });
+
+  it('prunes to the question, keeping original numbers and marking omitted ranges', async () => {
+    const r = await client.callTool({
+      name: 'read_file',
+      arguments: {
+        path: 'pkg/session.py',
+        context_focus_question: 'How does the session decide which proxy to use for a URL, and when is the proxy bypassed?',
+      },
+    });
+    expect((r as TextResult).isError).toBeFalsy();
+    const out = text(r);
+    const numbered = out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
+    expect(numbered.length).toBeLessThan(fx.longLines);
+    expect(out).toMatch(/lines omitted \(\d+-\d+\)/);
+    expect(out).toMatch(/^\s+\d+\t {4}def select_proxy\(self, url: str\)/m);
+    expect(out).toMatch(/\[skim: kept \d+ of \d+ lines/);
+    // Every kept line is the original line with its original number.
+    const original = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py' } })).split('\n');
+    for (const l of numbered) {
+      const n = Number(l.split('\t')[0]);
+      expect(original[n - 1]).toBe(l);
+    }
+  });
+
+  it('refuses paths outside the root with a tool error, and keeps serving', async () => {
+    for (const path of [`${fx.outside}/secret.txt`, '../outside/secret.txt', 'pkg/leak.txt']) {
+      const r = (await client.callTool({ name: 'read_file', arguments: { path } })) as TextResult;
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/access denied/);
+    }
+    const g = (await client.callTool({ name: 'grep', arguments: { pattern: 'secret', path: 'outdir' } })) as TextResult;
+    expect(g.isError).toBe(true);
+  });
+
+  it('greps in-process with path:line:text output', async () => {
+    const out = text(await client.callTool({ name: 'grep', arguments: { pattern: 'def \\w*prox', glob: '*.py' } }));
+    expect(out).toMatch(/^pkg\/session\.py:\d+:def environment_proxies\(\)/m);
+    expect(out).toMatch(/^pkg\/session\.py:\d+:    def select_proxy/m);
+    expect(out).not.toMatch(/node_modules|secret/);
+  });
+
+  it('rejects bad arguments through the schema', async () => {
+    const r = (await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', offset: 0 } })) as TextResult;
+    expect(r.isError).toBe(true);
+  });
+
+  it('logs to stderr only (stdout is the protocol)', () => {
+    expect(stderr).toMatch(/skim mcp: serving read_file and grep/);
+  });
+});

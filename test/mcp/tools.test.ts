@@ -1,0 +1,106 @@
+/**
+ * read_file / grep as functions: confinement to the root, cat -n numbering, windows, grep's
+ * skipping rules and bounds. A recording prune stand-in checks when output is sent to pruning.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PruneRequest, PruneResult } from '../../src/core/types.js';
+import { grepTool } from '../../src/mcp/grep.js';
+import { numberLine, readFileTool } from '../../src/mcp/readFile.js';
+import { Workspace } from '../../src/mcp/workspace.js';
+import { fakePrune } from '../server/fakeRunner.js';
+import { makeWorkspace, type Fixture } from './workspaceFixture.js';
+
+let fx: Fixture;
+let ws: Workspace;
+const calls: PruneRequest[] = [];
+const prune = async (req: PruneRequest): Promise<PruneResult> => {
+  calls.push(req);
+  return fakePrune(req);
+};
+
+beforeAll(async () => {
+  fx = makeWorkspace();
+  ws = await Workspace.open(fx.root);
+});
+afterAll(() => fx.cleanup());
+
+describe('confinement', () => {
+  it.each([
+    ['absolute path outside', () => `${fx.outside}/secret.txt`, /outside the workspace root/],
+    ['.. escape', () => '../outside/secret.txt', /outside the workspace root/],
+    ['symlinked file leading out', () => 'pkg/leak.txt', /symlink that leads outside/],
+    ['symlinked directory leading out', () => 'outdir/secret.txt', /symlink that leads outside/],
+    ['missing file', () => 'pkg/nope.py', /no such file/],
+  ])('refuses %s', async (_name, path, message) => {
+    await expect(readFileTool(ws, prune, { path: path() })).rejects.toThrow(message);
+    await expect(grepTool(ws, prune, { pattern: 'proxy', path: path() })).rejects.toThrow(message);
+  });
+
+  it('allows absolute paths and symlinks that stay inside the root', async () => {
+    expect(await readFileTool(ws, prune, { path: `${fx.root}/pkg/small.py` })).toContain('return a + b');
+    expect(await readFileTool(ws, prune, { path: 'alias.py' })).toContain('def add');
+  });
+});
+
+describe('read_file', () => {
+  it('numbers lines like cat -n', async () => {
+    const out = await readFileTool(ws, prune, { path: 'pkg/small.py' });
+    expect(out).toBe(`${numberLine(1, 'def add(a, b):')}\n${numberLine(2, '    return a + b')}\n`);
+    expect(numberLine(12, 'x')).toBe('    12\tx');
+  });
+
+  it('shows a window with offset/limit and says how to read on', async () => {
+    const out = await readFileTool(ws, prune, { path: 'pkg/session.py', offset: 10, limit: 3 });
+    const lines = out.trimEnd().split('\n');
+    expect(lines.slice(0, 3).map((l) => l.split('\t')[0].trim())).toEqual(['10', '11', '12']);
+    expect(lines[3]).toBe(`[session.py has ${fx.longLines} lines; this shows lines 10-12; call read_file with offset=13 to read on]`.replace('session.py', 'pkg/session.py'));
+    await expect(readFileTool(ws, prune, { path: 'pkg/session.py', offset: 100000 })).rejects.toThrow(/past the end/);
+  });
+
+  it('prunes only with a question and a long output', async () => {
+    calls.length = 0;
+    await readFileTool(ws, prune, { path: 'pkg/session.py' });
+    await readFileTool(ws, prune, { path: 'pkg/session.py', context_focus_question: '   ' });
+    await readFileTool(ws, prune, { path: 'pkg/small.py', context_focus_question: 'How are numbers added?' });
+    expect(calls).toHaveLength(0);
+    const out = await readFileTool(ws, prune, { path: 'pkg/session.py', context_focus_question: 'Which proxy is selected?' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ query: 'Which proxy is selected?', path: 'pkg/session.py' });
+    expect(calls[0].code.startsWith('     1\t"""')).toBe(true);
+    expect(out).toMatch(/\[skim: kept \d+ of \d+ lines for the question/);
+  });
+
+  it('refuses directories and binary files with a clear message', async () => {
+    await expect(readFileTool(ws, prune, { path: 'pkg' })).rejects.toThrow(/is a directory/);
+    await expect(readFileTool(ws, prune, { path: 'pkg/data.bin' })).rejects.toThrow(/binary file/);
+  });
+});
+
+describe('grep', () => {
+  it('prints path:line:text, skipping node_modules, .git, binaries and links leading out', async () => {
+    const out = await grepTool(ws, prune, { pattern: 'select_proxy' });
+    const matches = out.split('\n').filter((l) => /^\S+:\d+:/.test(l));
+    expect(matches.length).toBeGreaterThan(0);
+    for (const m of matches) expect(m.startsWith('pkg/session.py:')).toBe(true);
+    expect(out).not.toMatch(/secret|node_modules|\.git\//);
+    expect(out).toMatch(/\[\d+ matching lines in 1 files\]/);
+  });
+
+  it('filters by glob and path, reports no matches plainly', async () => {
+    expect(await grepTool(ws, prune, { pattern: 'def add', glob: '*.py' })).toMatch(/^alias\.py:1:def add/m);
+    expect(await grepTool(ws, prune, { pattern: 'def add', glob: '*.ts' })).toMatch(/^No matches/);
+    expect(await grepTool(ws, prune, { pattern: 'def add', path: 'pkg/small.py' })).toMatch(/^pkg\/small\.py:1:def add/);
+  });
+
+  it('rejects an invalid regular expression', async () => {
+    await expect(grepTool(ws, prune, { pattern: '(unclosed' })).rejects.toThrow(/invalid regular expression/);
+  });
+
+  it('prunes long results when a question is given', async () => {
+    calls.length = 0;
+    const out = await grepTool(ws, prune, { pattern: '.', path: 'pkg/session.py', context_focus_question: 'proxy' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].code.split('\n')[0]).toMatch(/^pkg\/session\.py:1:/);
+    expect(out).toMatch(/\[skim: kept/);
+  });
+});

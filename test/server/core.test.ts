@@ -1,0 +1,85 @@
+/**
+ * The HTTP routes in front of the real pruning core (inline runner) and the worker-thread pool.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createPruner } from '../../src/index.js';
+import { createApp } from '../../src/server/app.js';
+import { inlineRunner } from '../../src/server/runner.js';
+import { createWorkerPool } from '../../src/server/workerPool.js';
+
+const example = (name: string) => readFileSync(fileURLToPath(new URL(`../../examples/${name}`, import.meta.url)), 'utf8');
+const SESSION = example('playground-http_session.py');
+const CACHE = example('playground-lru_cache.go');
+const LIMITER = example('playground-rate_limiter.ts');
+const QUESTION = 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?';
+
+const app = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+const post = (a: typeof app, path: string, body: unknown) =>
+  a.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('routes with the real core', () => {
+  it('POST /prune: kept_frags are exactly the input lines present in pruned_code', async () => {
+    const body = await (await post(app, '/prune', { query: QUESTION, code: SESSION })).json();
+    const lines = SESSION.split('\n');
+    expect(body.error_msg).toBeNull();
+    expect(body.kept_frags.length).toBeGreaterThan(5);
+    expect(body.kept_frags.length).toBeLessThan(lines.length - 1);
+    expect(body.left_token_cnt).toBeLessThan(body.origin_token_cnt);
+    expect(body.pruned_code).toMatch(/lines omitted \(\d+-\d+\)/);
+    const out = body.pruned_code.split('\n');
+    for (const n of body.kept_frags) expect(out).toContain(lines[n - 1]);
+    expect(lines[body.kept_frags.find((n: number) => lines[n - 1].includes('def select_proxy')) - 1]).toMatch(/select_proxy/);
+    expect(body.token_scores).toHaveLength(lines.length - 1);
+    for (const [text, score] of body.token_scores) {
+      expect(typeof text).toBe('string');
+      expect(score).toBeGreaterThanOrEqual(0);
+      expect(score).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('POST /v1/prune honours a 4x budget', async () => {
+    const r = await (await post(app, '/v1/prune', { code: SESSION, query: QUESTION, path: 'session.py', ratio: 4 })).json();
+    expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 4));
+    expect(r.language).toBe('python');
+    expect(r.keepMask).toHaveLength(SESSION.split('\n').length - 1);
+  });
+
+  it('POST /v1/rank puts the file that answers the question first', async () => {
+    const body = await (
+      await post(app, '/v1/rank', {
+        query: QUESTION,
+        documents: [
+          { path: 'cache.go', code: CACHE },
+          { path: 'session.py', code: SESSION },
+          { path: 'limiter.ts', code: LIMITER },
+        ],
+      })
+    ).json();
+    expect(body.results[0].path).toBe('session.py');
+    expect(body.results[0].score).toBeGreaterThan(body.results[2].score);
+  });
+});
+
+describe('worker-thread pool', () => {
+  const pool = createWorkerPool({ size: 1 });
+  afterAll(() => pool.close());
+
+  it('gives the same result as pruning on the main thread', async () => {
+    const req = { code: SESSION, query: QUESTION, path: 'session.py' };
+    const [a, b] = await Promise.all([pool.prune(req), createPruner().prune(req)]);
+    expect(a.text).toBe(b.text);
+    expect(Array.from(a.keepMask)).toEqual(Array.from(b.keepMask));
+  });
+
+  it('cuts a request off at its deadline (fail-open) and keeps serving with a fresh worker', async () => {
+    const a = createApp({ runner: pool, timeoutMs: 30, maxConcurrent: 1, log: () => {} });
+    const huge = Array.from({ length: 40 }, () => SESSION).join('\n');
+    const res = await (await post(a, '/v1/prune', { code: huge, query: QUESTION })).json();
+    expect(res.error).toMatch(/time limit of 30 ms/);
+    expect(res.text).toBe(huge);
+    const ok = await pool.prune({ code: SESSION, query: QUESTION });
+    expect(ok.omitted.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The node listener: graceful close lets in-flight requests finish; `skim serve` stops cleanly on
+ * SIGTERM. Loopback only, ephemeral ports.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../../src/server/app.js';
+import { listen } from '../../src/server/listen.js';
+import { fakeRunner } from './fakeRunner.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('listen', () => {
+  it('serves on an ephemeral loopback port and finishes in-flight requests on close', async () => {
+    const app = createApp({ runner: fakeRunner({ delayMs: 300 }), log: () => {} });
+    const server = await listen(app, '127.0.0.1', 0);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    const inFlight = fetch(`${server.url}/v1/prune`, { method: 'POST', body: JSON.stringify({ code: 'a proxy\nb\n', query: 'proxy' }) });
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close(5000);
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect((await res.json()).text).toBe('a proxy');
+    await closed;
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+});
+
+describe('skim serve', () => {
+  it('starts, answers, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/server/cliEntry.ts', 'serve', '--port', '0', '--workers', '1'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${stderr}`)), 30_000);
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stderr);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${stderr}`)));
+    });
+    const info = await (await fetch(`${url}/v1/info`)).json();
+    expect(info.runner).toBe('workers x1');
+    expect(info.languages).toContain('python');
+    const pruned = await fetch(`${url}/prune`, { method: 'POST', body: JSON.stringify({ query: 'q', code: 'x = 1\n' }) });
+    expect(pruned.status).toBe(200);
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(stderr).toMatch(/SIGTERM received/);
+    expect(stderr).toMatch(/POST \/prune 200/);
+    expect(stdout).toBe('');
+  });
+});
