@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { buildSyntaxIndex, ensureGrammar } from '../src/core/syntax/index.js';
+import { loadedParser } from '../src/core/syntax/grammars.js';
 
 const src = process.argv[2] ?? '/work/shared/bench/polyglot-dev.jsonl.gz';
 const rows = gunzipSync(readFileSync(src))
@@ -27,21 +28,43 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-console.log('language     lines  grammar  median ms (of 7 runs)');
+/** CPU milliseconds of this process (user+system): less disturbed than wall time on a busy machine. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+console.log('median of 7 runs; cpu = process CPU time, parse = tree-sitter parse alone (cpu)');
+console.log('language     lines  grammar parseOk  wall ms  cpu ms  parse ms');
 for (const [lang, all] of [...byLang].sort()) {
   await ensureGrammar(lang);
   for (const size of [1000, 5000]) {
     if (all.length < size) continue;
     const lines = all.slice(0, size);
     buildSyntaxIndex(lines, lang); // warm-up (JIT)
-    const times: number[] = [];
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    const parse: number[] = [];
     let hasGrammar = false;
+    let parseOk = false;
+    const parser = loadedParser(lang);
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
+      const c0 = cpuMs();
       const idx = buildSyntaxIndex(lines, lang);
-      times.push(performance.now() - t0);
+      cpu.push(cpuMs() - c0);
+      wall.push(performance.now() - t0);
       hasGrammar = idx.hasGrammar;
+      parseOk = idx.parseOk;
+      if (parser) {
+        const p0 = cpuMs();
+        parser.parse(lines.join('\n'))?.delete();
+        parse.push(cpuMs() - p0);
+      }
     }
-    console.log(`${lang.padEnd(12)} ${String(size).padStart(5)}  ${String(hasGrammar).padEnd(7)}  ${median(times).toFixed(1)}`);
+    const p = parse.length ? median(parse).toFixed(1) : '-';
+    console.log(
+      `${lang.padEnd(12)} ${String(size).padStart(5)}  ${String(hasGrammar).padEnd(7)} ${String(parseOk).padEnd(7)} ${median(wall).toFixed(1).padStart(7)} ${median(cpu).toFixed(1).padStart(7)} ${p.padStart(8)}`,
+    );
   }
 }

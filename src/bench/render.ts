@@ -5,7 +5,7 @@
  * Like skim's selection, a lone omitted line between kept lines is shown rather than marked.
  */
 import { joinPieces, layout, type SegmentRenderInfo } from '../core/render/render.js';
-import { languageInfo } from '../core/syntax/languages.js';
+import { languageInfo } from '../core/syntax/index.js';
 import type { Document } from '../core/types.js';
 
 /** Line-comment token of a language (skim's own table), null when it has none (markers are then plain). */

@@ -72,9 +72,49 @@ export function languageTable(rows: ResultRow[], budget: string): string {
   return table(['language', 'files', ...rs.map((r) => (r.budget === 'natural' ? r.method : `${r.method} @ ${r.budget}`))], out);
 }
 
+/** skim against the retrieval baseline, the structural outline and Repomix, every suite in one table. */
+export const HEADLINE_METHODS = ['skim', 'bm25', 'outline', 'repomix'];
+
+export function headlineTable(rows: ResultRow[]): string {
+  const rs = rows.filter((r) => HEADLINE_METHODS.includes(r.method));
+  const suites = [...new Set(rows.map((r) => r.suite))];
+  rs.sort(
+    (a, b) =>
+      suites.indexOf(a.suite) - suites.indexOf(b.suite) ||
+      budgetRank(a.budget) - budgetRank(b.budget) ||
+      HEADLINE_METHODS.indexOf(a.method) - HEADLINE_METHODS.indexOf(b.method),
+  );
+  return table(
+    ['suite', 'budget', 'method', 'recall (micro)', 'files all kept', 'compr. gold', 'compr. distractor', 'compr. all', 'valid', 'p50 ms'],
+    rs.map((r) => [
+      r.suite,
+      r.budget,
+      r.method === 'skim' ? '**skim**' : r.method,
+      fmt(r.recall_micro, 'share'),
+      fmt(r.files_all_kept, 'share'),
+      fmt(r.compression_gold, 'x'),
+      fmt(r.compression_distractor, 'x'),
+      fmt(r.compression_all, 'x'),
+      fmt(r.valid_rate, 'share'),
+      fmt(r.latency_ms_p50, 'ms'),
+    ]),
+  );
+}
+
+function budgetRank(b: string): number {
+  if (b === 'natural') return -1;
+  if (b === 'adaptive') return 0;
+  return Number.parseFloat(b);
+}
+
 export function toMarkdown(report: BenchReport): string {
   const parts: string[] = [];
   const suites = [...new Set(report.results.map((r) => r.suite))];
+  if (suites.length > 1 && report.results.some((r) => r.method === 'skim')) {
+    parts.push('### Headline: skim vs bm25 vs outline vs repomix\n');
+    parts.push(headlineTable(report.results));
+    parts.push('');
+  }
   for (const suite of suites) {
     const rows = report.results.filter((r) => r.suite === suite);
     const meta = report.meta.cases.find((c) => c.suite === suite);

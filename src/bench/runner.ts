@@ -21,6 +21,8 @@ export interface BenchOptions {
   progress?: { start(total: number): void; tick(label: string): void; stop(): void };
   /** Called on a method failure (once per method/budget/suite); the file is counted in `errors`. */
   onError?: (msg: string) => void;
+  /** Called with every per-file measurement (for --records: find the files a method fails on). */
+  onRecord?: (r: FileRecord & { suite: string; id: string; path: string; method: string; budget: string }) => void;
 }
 
 export interface ResultRow extends Summary {
@@ -132,7 +134,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
             }
             const ms = performance.now() - s;
             const valid = parses ? (await checkSyntax(out.text, f.language)).ok : null;
-            records.get(key)!.push({
+            const rec: FileRecord = {
               role: f.file.role,
               language: f.language,
               runId: c.runId,
@@ -141,7 +143,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
               tokensOut: out.tokensOut,
               valid,
               ms,
-            });
+            };
+            records.get(key)!.push(rec);
+            opts.onRecord?.({ suite, id: c.id, path: f.file.path, method: m.name, budget: b.label, ...rec });
           }
         }
       }

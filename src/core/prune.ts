@@ -7,7 +7,8 @@
 import { ingest } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
 import { type KeepReason, repairClosure } from './repair/repair.js';
-import { estimateTokens, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo } from './render/render.js';
+import { syntaxErrorRows } from './repair/validate.js';
+import { estimateTokens, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
 import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
 import { priorityOrder, selectByBudget, selectByThreshold } from './select/select.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
@@ -99,7 +100,7 @@ export function looksBinary(code: string): boolean {
 interface SegmentAnalysis {
   syntax: SyntaxIndex;
   texts: string[];
-  info: { lineComment: string | null; placeholder: string | null };
+  info: { lineComment: string | null; placeholder: string | null; braces: boolean };
 }
 
 export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<PruneResult> {
@@ -167,7 +168,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
       syntax = buildSyntaxIndex(texts, 'text');
     }
     const info = languageInfo(seg.language);
-    analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder } });
+    analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder, braces: info.blockEnd === 'braces' } });
     let scores;
     try {
       scores = scorer.score({ query, lines: texts, syntax, language: seg.language, path: seg.path });
@@ -188,9 +189,10 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   const doRepair = req.repair ?? true;
   const infos: SegmentRenderInfo[] = [];
-  const materialize = (seeds: Uint8Array) => materializeSelection(doc, analyses, seeds, doRepair, infos);
+  const materialize = (seeds: Uint8Array, banned?: Uint8Array) => materializeSelection(doc, analyses, seeds, doRepair, infos, banned);
 
   let chosen: Materialized;
+  let seeds: Uint8Array;
   if (budgetMode) {
     const order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
@@ -204,11 +206,17 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
       k = k > 0 ? Math.floor(k * 0.9) : -1;
       result = k >= 0 ? materialize(seedsFor(k)) : null;
     }
+    seeds = seedsFor(Math.max(0, k));
     chosen = result ?? collapseAll(doc, analyses, budget, warnings);
+    if (result && doRepair) {
+      const fixed = fixSyntax(doc, analyses, chosen, seeds, materialize, budget);
+      if (countTokens(joinPieces(fixed.pieces)) <= budget) chosen = fixed;
+    }
   } else {
     const tau = req.threshold ?? scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
-    chosen = materialize(selectByThreshold(probs, tau));
-    // Layout lines (grep separators, file headers) are seeds by construction; nothing else to do.
+    seeds = selectByThreshold(probs, tau);
+    chosen = materialize(seeds);
+    if (doRepair) chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null);
   }
 
   const text = joinPieces(chosen.pieces);
@@ -252,6 +260,7 @@ function materializeSelection(
   seeds: Uint8Array,
   doRepair: boolean,
   infos: SegmentRenderInfo[],
+  banned?: Uint8Array,
 ): Materialized {
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
@@ -272,14 +281,15 @@ function materializeSelection(
       localReasons[k] = reasons[idx];
     });
     if (local.some((v) => v === 1)) {
-      if (doRepair) repairClosure(local, a.syntax, localReasons);
+      if (doRepair) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces });
       // A one-line gap is kept rather than marked; what it brings back may need repair too.
       for (let round = 0; round < 3; round++) {
         if (fillOneLineGaps(local, localReasons) === 0) break;
-        if (doRepair) repairClosure(local, a.syntax, localReasons, { dependencies: false });
+        if (doRepair) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces });
       }
     }
     seg.lines.forEach((idx, k) => {
+      if (banned?.[idx]) local[k] = 0;
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
@@ -290,6 +300,95 @@ function materializeSelection(
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: estimateTokens(pieces) };
+}
+
+const LOCAL_FIX_ROUNDS = 6;
+const COARSE_FIX_ROUNDS = 4;
+
+/**
+ * The validation step of repair: parse each segment's output; where the grammar finds an error
+ * that the input did not have, first bring back the omitted runs next to it (when the budget
+ * allows) or drop the kept lines at it; if that does not converge, do the same for the whole
+ * top-level item around the error; as a last resort the segment collapses to one marker (which
+ * always parses). Bounded rounds, deterministic.
+ */
+function fixSyntax(
+  doc: Document,
+  analyses: SegmentAnalysis[],
+  start: Materialized,
+  startSeeds: Uint8Array,
+  materialize: (seeds: Uint8Array, banned?: Uint8Array) => Materialized,
+  budget: number | null,
+): Materialized {
+  let cur = start;
+  const seeds = startSeeds.slice();
+  const banned = new Uint8Array(doc.lines.length);
+  const fits = (m: Materialized) => budget === null || m.cost <= budget;
+  doc.segments.forEach((seg, s) => {
+    const a = analyses[s];
+    if (!a.syntax.hasGrammar || !a.syntax.parseOk || !seg.contiguous) return;
+    const local = segmentPositions(doc);
+    const widened = new Set<number>();
+    for (let round = 0; ; round++) {
+      const rows = cur.pieces.filter((p) => p.segment === s);
+      if (!rows.some((p) => p.source < 0)) return; // nothing omitted: the input itself
+      const errors = syntaxErrorRows(rows.map((p) => p.code).join('\n'), seg.language, 1);
+      if (!errors || errors.length === 0) return;
+      const r = Math.min(errors[0], rows.length - 1);
+      let next: Materialized | null = null;
+      if (round < LOCAL_FIX_ROUNDS) {
+        const runs = rows.slice(Math.max(0, r - 2), r + 2).filter((p) => p.run && !widened.has(p.run.start)).map((p) => p.run!);
+        if (runs.length > 0) {
+          const trial = seeds.slice();
+          for (const run of runs) for (let i = run.start; i <= run.end; i++) if (!banned[i]) trial[i] = 1;
+          const m = materialize(trial, banned);
+          if (fits(m)) {
+            for (const run of runs) widened.add(run.start);
+            seeds.set(trial);
+            next = m;
+          }
+        }
+        if (!next) {
+          for (const p of rows.slice(Math.max(0, r - 1), r + 2)) if (p.source >= 0) ban(p.source);
+          next = materialize(seeds, banned);
+        }
+      } else if (round < LOCAL_FIX_ROUNDS + COARSE_FIX_ROUNDS) {
+        // The whole top-level item around the error: all of it back if allowed, else none of it.
+        const at = rows[r].source >= 0 ? rows[r].source : rows[r].run!.start;
+        const [from, to] = topLevelItem(a.syntax, local[at]);
+        const trial = seeds.slice();
+        for (let k = from; k <= to; k++) if (!banned[seg.lines[k]]) trial[seg.lines[k]] = 1;
+        const m = materialize(trial, banned);
+        if (fits(m)) {
+          seeds.set(trial);
+          next = m;
+        } else {
+          for (let k = from; k <= to; k++) ban(seg.lines[k]);
+          next = materialize(seeds, banned);
+        }
+      } else {
+        for (const idx of seg.lines) ban(idx);
+        cur = materialize(seeds, banned);
+        return;
+      }
+      cur = next;
+    }
+  });
+  return cur;
+
+  function ban(idx: number) {
+    banned[idx] = 1;
+    seeds[idx] = 0;
+  }
+}
+
+/** Segment-local [start, end] of the outermost scope (or statement) containing `line`. */
+function topLevelItem(syntax: SyntaxIndex, line: number): [number, number] {
+  const ls = syntax.lines[line];
+  if (!ls) return [line, line];
+  const outer = ls.scopes.length ? syntax.scopes[ls.scopes[0]] : undefined;
+  if (outer) return [Math.min(outer.start, ...outer.decorators), outer.end];
+  return [Math.min(ls.stmtStart, line), Math.max(ls.stmtEnd, line)];
 }
 
 function fillOneLineGaps(local: Uint8Array, reasons: (KeepReason | undefined)[]): number {
@@ -319,7 +418,7 @@ function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number,
   const eol = doc.finalNewline ? doc.eol : '';
   if (countTokens(line + eol) <= budget) {
     warnings.push('budget too small for any line: whole input collapsed to one marker');
-    return { mask, reasons, pieces: [{ line, eol, source: -1 }], cost: 0 };
+    return { mask, reasons, pieces: [{ line, eol, source: -1, segment: -1, code: line }], cost: 0 };
   }
   warnings.push(`budget of ${budget} tokens is too small even for a marker: output is empty`);
   return { mask, reasons, pieces: [], cost: 0 };

@@ -47,13 +47,17 @@ export async function createMcpServer(opts: McpOptions): Promise<McpServer> {
   const server = new McpServer({ name: 'skim', version: VERSION });
 
   /** Tool errors the agent can act on become isError results; anything else is logged too. */
+  inFlight.set(server, 0);
   const run = async (tool: string, work: () => Promise<string>) => {
+    inFlight.set(server, (inFlight.get(server) ?? 0) + 1);
     try {
       return { content: [{ type: 'text' as const, text: await work() }] };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (!(err instanceof WorkspaceError)) log(`skim mcp: ${tool} failed: ${message}`);
       return { content: [{ type: 'text' as const, text: `Error: ${message}` }], isError: true };
+    } finally {
+      inFlight.set(server, (inFlight.get(server) ?? 1) - 1);
     }
   };
 
@@ -93,6 +97,16 @@ export async function createMcpServer(opts: McpOptions): Promise<McpServer> {
   return server;
 }
 
+/** Resolves once no tool call is running (checked on the next turns of the event loop). */
+async function drained(server: McpServer): Promise<void> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (inFlight.get(server) === 0) return;
+  }
+}
+
+const inFlight = new WeakMap<McpServer, number>();
+
 /** Serve over stdio until the client disconnects. */
 export async function runStdioServer(opts: McpOptions): Promise<void> {
   const server = await createMcpServer(opts);
@@ -101,7 +115,9 @@ export async function runStdioServer(opts: McpOptions): Promise<void> {
     server.server.onclose = () => resolve();
   });
   await server.connect(transport);
-  // The client closing our stdin ends the session.
-  process.stdin.once('end', () => void server.close());
+  // When the client closes our stdin, let calls in flight answer, then end the session.
+  process.stdin.once('end', () => {
+    void drained(server).then(() => server.close());
+  });
   await closed;
 }

@@ -8,7 +8,7 @@
  * 127.0.0.1 with an ephemeral port, measures requests/s and latency percentiles, and stops it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -76,6 +76,7 @@ const CONFIGS: Config[] = [
   { name: 'POST /v1/prune adaptive, 2 worker threads', endpoint: '/v1/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
   { name: 'POST /v1/prune ratio 4, 2 worker threads', endpoint: '/v1/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query, path: i.path, ratio: 4 }) },
   { name: 'POST /prune (SWE-Pruner wire), 2 worker threads', endpoint: '/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query }) },
+  { name: 'POST /v1/prune adaptive, 1 worker thread', endpoint: '/v1/prune', workers: 1, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
   { name: 'POST /v1/prune adaptive, inline (main thread)', endpoint: '/v1/prune', workers: 0, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
 ];
 
@@ -107,11 +108,15 @@ async function runOne(cfg: Config, input: { code: string; query: string; path: s
   const server = await listen(app, '127.0.0.1', 0);
   const body = JSON.stringify(cfg.body(input));
   try {
-    // Warm up: grammar and model load, JIT.
-    for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${server.url}${cfg.endpoint}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-      if (res.status !== 200) throw new Error(`warm-up got ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
+    // Warm up every worker (grammar and model load, JIT) with the same concurrency as the run.
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(
+        Array.from({ length: args.connections }, async () => {
+          const res = await fetch(`${server.url}${cfg.endpoint}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+          if (res.status !== 200) throw new Error(`warm-up got ${res.status}: ${await res.text()}`);
+          await res.arrayBuffer();
+        }),
+      );
     }
     failOpen = 0;
     const r = await autocannon({
@@ -156,6 +161,8 @@ async function main(): Promise<void> {
     `input: ${input.path}, ${lines} lines, ${single.tokensIn} tokens -> ${single.tokensOut} (adaptive); ` +
       `${availableParallelism()} CPUs; ${args.connections} connections, ${args.duration} s per configuration\n`,
   );
+  // The machine may be shared: record how busy it was, the figures depend on it.
+  const loadBefore = loadavg()[0];
   const figures: LoadFigure[] = [];
   for (const cfg of CONFIGS) {
     process.stderr.write(`running: ${cfg.name}\n`);
@@ -173,7 +180,9 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  if (args.out) writeFileSync(args.out, JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, args, figures }, null, 2));
+  const loadAfter = loadavg()[0];
+  process.stdout.write(`\n1-minute load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after\n`);
+  if (args.out) writeFileSync(args.out, JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, args, loadBefore, loadAfter, figures }, null, 2));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
@@ -33,7 +34,9 @@ interface Slot {
  */
 function workerSpec(): { script: string | URL; eval: boolean } {
   if (!import.meta.url.endsWith('.ts')) return { script: new URL('./pruneWorker.js', import.meta.url), eval: false };
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  // tsx's ESM register API (the "import" condition of its `tsx/esm/api` export).
+  const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const tsxApi = pathToFileURL(join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
   const entry = new URL('./pruneWorker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
   return { script: bootstrap, eval: true };

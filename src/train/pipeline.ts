@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
 import type { ModelMode } from '../core/model/lamr.js';
-import { type CommitFilterStats, detectFormat, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
-import { buildExamples, DEFAULT_WEIGHTS, fitBridges } from './prepare.js';
+import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
+import { buildExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
 import { loadSyntaxSource } from './syntaxSource.js';
@@ -26,6 +26,8 @@ export interface TrainRunOptions {
   hidden?: number;
   /** Target recall for threshold calibration. */
   targetRecall?: number;
+  /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
+  ablationOut?: string;
   log: (msg: string) => void;
   progress: (label: string, total: number) => { update: (done: number, extra?: string) => void; stop: () => void };
 }
@@ -51,6 +53,7 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
   const t0 = Date.now();
   const seed = o.seed ?? DEFAULT_TRAIN.seed;
   const files: LabeledFile[] = [];
+  const bridgeOnly: LabeledFile[] = [];
   let commitFilter: CommitFilterStats | undefined;
   for (const path of o.data) {
     let first: Record<string, unknown> | undefined;
@@ -62,9 +65,16 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
     if (detectFormat(first) === 'commits') {
       commitFilter = { total: 0, noLabels: 0, vagueMessage: 0, hugeDiff: 0, tooShort: 0, kept: 0 };
       const maxTrain = o.maxSamples ?? 3000;
-      o.log(`reading commits from ${path} (up to ${maxTrain} train + ${Math.ceil(maxTrain / 8)} val after filtering)`);
-      // sample ~1/4 of the stream so the kept samples span all repositories, not the first ones in the file
-      files.push(...(await readCommits(path, { maxTrain, maxVal: Math.ceil(maxTrain / 8), rate: Math.min(1, (maxTrain * 2.2) / 29000) }, commitFilter)));
+      const maxVal = Math.ceil(maxTrain / 8);
+      o.log(`reading commits from ${path}: all filtered train samples feed the bridge; ${maxTrain} train + ${maxVal} val feed the model`);
+      const all = await readCommits(path, { maxTrain: Infinity, maxVal: Infinity }, commitFilter);
+      // a hash order spreads the picked samples over all repositories
+      const pick = (split: string, k: number) =>
+        all.filter((f) => f.split === split).sort((a, b) => hash32(`pick:${a.id}`) - hash32(`pick:${b.id}`) || (a.id < b.id ? -1 : 1)).slice(0, k);
+      const chosenTrain = pick('train', maxTrain);
+      const chosen = new Set([...chosenTrain, ...pick('val', maxVal)]);
+      files.push(...chosen);
+      bridgeOnly.push(...all.filter((f) => f.split === 'train' && !chosen.has(f)));
     } else {
       o.log(`reading teacher cases from ${path}`);
       files.push(...(await readCases(path, 'teacher')));
@@ -82,7 +92,7 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
   bar.stop();
   const tPrep = Date.now();
 
-  const bridges = fitBridges(prepared);
+  const bridges = fitBridges(prepared, bridgeOnly);
   let pairs = 0;
   for (const r of bridges.full.table.values()) pairs += r.length;
   o.log(`bridge: ${bridges.samples} samples, ${bridges.full.table.size} query terms, ${pairs} pairs`);
@@ -93,15 +103,34 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
 
   const trainEx = examples.filter((e) => e.file.split === 'train');
   const valEx = examples.filter((e) => e.file.split === 'val');
-  const cfg = { ...DEFAULT_TRAIN, seed, mode: o.mode ?? DEFAULT_TRAIN.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden };
+  const common = { t0, tRead, tPrep, tFeat, seed, syntaxName: syntax.name, count, commitFilter, stats, bridges, trainEx, valEx };
+  const summary = fitAndSave(o, { ...common, mode: o.mode ?? DEFAULT_TRAIN.mode, out: o.out });
+  if (o.ablationOut) fitAndSave(o, { ...common, mode: 'single', out: o.ablationOut, t0: Date.now(), tFeat: Date.now() });
+  return summary;
+}
+
+function fitAndSave(
+  o: TrainRunOptions,
+  c: {
+    t0: number; tRead: number; tPrep: number; tFeat: number; seed: number; syntaxName: string; count: Record<string, number>;
+    commitFilter?: CommitFilterStats; stats: Record<string, RubricStats>; bridges: ReturnType<typeof fitBridges>;
+    trainEx: Example[]; valEx: Example[]; mode: ModelMode; out: string;
+  },
+): TrainSummary {
+  const { t0, tRead, tPrep, tFeat, seed, count, commitFilter, stats, bridges, trainEx, valEx } = c;
+  const syntax = { name: c.syntaxName };
+  let pairs = 0;
+  for (const r of bridges.full.table.values()) pairs += r.length;
+  let bar = o.progress('train', 1);
+  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden };
   let init: Float64Array | undefined;
   if (o.init) {
     const m = loadModel(o.init);
-    if (m.model.H !== cfg.hidden || m.model.mode !== cfg.mode) throw new Error(`--init model ${o.init} has a different shape/mode`);
-    init = m.model.p;
+    if (m.model.H !== cfg.hidden) throw new Error(`--init model ${o.init} has ${m.model.H} hidden units, not ${cfg.hidden}`);
+    if (m.model.mode === cfg.mode) init = m.model.p;
+    else o.log(`--init model is ${m.model.mode}, training ${cfg.mode} from scratch`);
   }
   o.log(`training ${cfg.mode} H=${cfg.hidden} on ${trainEx.length} examples, validating on ${valEx.length}`);
-  bar = o.progress('train', 1);
   let barTotal = 0;
   const { model, reports, best } = train(trainEx, valEx, cfg, NUM_FEATURES, {
     init,
@@ -128,7 +157,8 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
   const scores = new Map();
   evaluate(model, valEx, scores);
   const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9);
-  o.log(`threshold ${cal.threshold.toFixed(4)}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
+  o.log(`calibration candidates: ${JSON.stringify(cal.candidates)}`);
+  o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
 
   const summary: TrainSummary = {
     command: process.argv.slice(1).join(' '),
@@ -147,8 +177,9 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
     params: model.p.length,
   };
   const bestRep = reports.find((r) => r.epoch === best);
-  saveModel(o.out, model, bridges.full, {
+  saveModel(c.out, model, bridges.full, {
     threshold: Math.round(cal.threshold * 1e4) / 1e4,
+    docPower: cal.docPower,
     thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro); see train-report.json`,
     syntax: syntax.name,
     createdAt: summary.date,
@@ -156,6 +187,6 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
     bestEpoch: best,
     validation: bestRep?.val,
   });
-  writeFileSync(join(o.out, 'train-report.json'), JSON.stringify(summary, null, 1) + '\n');
+  writeFileSync(join(c.out, 'train-report.json'), JSON.stringify(summary, null, 1) + '\n');
   return summary;
 }

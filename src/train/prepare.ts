@@ -56,7 +56,7 @@ export async function prepareFiles(
       file: f,
       syntax: syn,
       labels: { ...labels, doc: f.role === 'gold' ? 1 : 0 },
-      fold: hash32(`${f.repo}:${f.path}`) % 2,
+      fold: foldOf(f),
     });
     if (++k % 50 === 0) onProgress?.(k);
   }
@@ -64,8 +64,7 @@ export async function prepareFiles(
   return { prepared, stats };
 }
 
-function bridgeSample(p: PreparedFile, termCache: Map<string, string[][]>): BridgeSample | null {
-  const f = p.file;
+function bridgeSample(f: LabeledFile, termCache: Map<string, string[][]>): BridgeSample | null {
   if (f.role !== 'gold' || f.agg.length === 0) return null;
   const key = fileKey(f);
   let lt = termCache.get(key);
@@ -88,13 +87,16 @@ export interface Bridges {
   samples: number;
 }
 
-export function fitBridges(prepared: PreparedFile[]): Bridges {
+const foldOf = (f: LabeledFile): number => hash32(`${f.repo}:${f.path}`) % 2;
+
+/** Fit the bridge on the train split of the prepared files plus bridge-only files (more commits than the model trains on). */
+export function fitBridges(prepared: PreparedFile[], bridgeOnly: LabeledFile[] = []): Bridges {
   const termCache = new Map<string, string[][]>();
   const byFold: BridgeSample[][] = [[], []];
-  for (const p of prepared) {
-    if (p.file.split !== 'train') continue;
-    const s = bridgeSample(p, termCache);
-    if (s) byFold[p.fold].push(s);
+  for (const f of [...prepared.map((p) => p.file), ...bridgeOnly]) {
+    if (f.split !== 'train') continue;
+    const s = bridgeSample(f, termCache);
+    if (s) byFold[foldOf(f)].push(s);
   }
   const all = [...byFold[0], ...byFold[1]];
   return {
@@ -107,12 +109,14 @@ export function fitBridges(prepared: PreparedFile[]): Bridges {
 
 export interface WeightPolicy {
   teacher: number;
+  /** Extra multiplier for issue-report queries (the SWE-bench-like ones, rarest in the data). */
+  issue: number;
   commit: number;
   /** Multiplier for distractor files (all-negative lines, document label 0). */
   distractor: number;
 }
 
-export const DEFAULT_WEIGHTS: WeightPolicy = { teacher: 4, commit: 1, distractor: 0.5 };
+export const DEFAULT_WEIGHTS: WeightPolicy = { teacher: 6, issue: 1.5, commit: 1, distractor: 0.5 };
 
 export function buildExamples(prepared: PreparedFile[], bridges: Bridges, policy: WeightPolicy, onProgress?: (done: number) => void): Example[] {
   const out: Example[] = [];
@@ -124,6 +128,7 @@ export function buildExamples(prepared: PreparedFile[], bridges: Bridges, policy
     const X64 = lineFeatures({ query: f.query, lines: f.lines, syntax: p.syntax, language: f.lang, path: f.path }, { bridge }, qi);
     let w = f.source === 'commit' ? policy.commit : policy.teacher;
     if (f.role === 'distractor') w *= policy.distractor;
+    if (f.queryKind === 'issue') w *= policy.issue;
     out.push({ file: f, n: f.lines.length, X: Float32Array.from(X64), labels: p.labels, weight: w });
     if (++k % 100 === 0) onProgress?.(k);
   }

@@ -39,15 +39,18 @@ export function groupOf(e: Example): string {
   return `${e.file.source}/${e.file.queryKind}`;
 }
 
-export function evaluate(model: LamrModel, examples: Example[], scoresOut?: Map<Example, Float64Array>): Record<string, EvalGroup> {
+export function evaluate(model: LamrModel, examples: Example[], scoresOut?: Map<Example, { keep: Float64Array; doc: number }>): Record<string, EvalGroup> {
   const acc = new Map<string, { prf: Prf; h4: number; h8: number; tot: number; files: number }>();
   for (const e of examples) {
     if (e.file.role !== 'gold' || e.file.agg.length === 0) {
-      if (scoresOut) scoresOut.set(e, model.infer(e.X, e.n).keep);
+      if (scoresOut) {
+        const o = model.infer(e.X, e.n);
+        scoresOut.set(e, { keep: o.keep, doc: o.docScore });
+      }
       continue;
     }
     const out = model.infer(e.X, e.n);
-    scoresOut?.set(e, out.keep);
+    scoresOut?.set(e, { keep: out.keep, doc: out.docScore });
     const g = groupOf(e);
     let a = acc.get(g);
     if (!a) acc.set(g, (a = { prf: { tp: 0, fp: 0, fn: 0 }, h4: 0, h8: 0, tot: 0, files: 0 }));
@@ -67,10 +70,10 @@ export function evaluate(model: LamrModel, examples: Example[], scoresOut?: Map<
   return res;
 }
 
-/** Model selection: the teacher validation slice (issues and goal hints) at both budgets. */
+/** Model selection: the held-back teacher slice (issues, goal hints) and the commit val split, at both budgets. */
 export function selectionScore(v: Record<string, EvalGroup>): number {
   const parts: number[] = [];
-  for (const g of ['teacher/issue', 'teacher/goal']) if (v[g]) parts.push((v[g].recall4 + v[g].recall8) / 2);
+  for (const g of ['teacher/issue', 'teacher/goal', 'commit/commit']) if (v[g]) parts.push((v[g].recall4 + v[g].recall8) / 2);
   if (!parts.length) for (const g of Object.values(v)) parts.push((g.recall4 + g.recall8) / 2);
   return parts.reduce((a, b) => a + b, 0) / Math.max(1, parts.length);
 }
@@ -137,47 +140,59 @@ export function train(
 
 export interface Calibration {
   threshold: number;
+  /** Keep score = marginal * docScore^docPower (0: marginals alone). */
+  docPower: number;
   targetRecall: number;
   /** At the chosen threshold, on the validation slice: */
   recall: number;
   distractorKeptShare: number;
   goldKeptShare: number;
   files: number;
+  /** Distractor share kept at the target recall for each candidate docPower. */
+  candidates: { docPower: number; threshold: number; distractorKeptShare: number; goldKeptShare: number }[];
 }
 
 /**
- * Threshold calibration: the largest tau whose micro recall of the aggregate lines on the
- * validation gold files (teacher slice, both query kinds) is still >= targetRecall. Reports the
- * share of characters kept on gold and distractor files at that tau.
+ * Threshold calibration: for each candidate docPower, the largest tau whose micro recall of the
+ * aggregate lines on the validation gold files (teacher slice, both query kinds) is still
+ * >= targetRecall; the docPower that then keeps the fewest distractor characters wins.
  */
-export function calibrateThreshold(scores: Map<Example, Float64Array>, targetRecall = 0.9, groups = ['teacher']): Calibration {
-  const pos: number[] = [];
-  let goldChars = 0;
-  let distChars = 0;
-  const goldLines: { s: number; c: number }[] = [];
-  const distLines: { s: number; c: number }[] = [];
-  let files = 0;
-  for (const [e, keep] of scores) {
-    if (!groups.includes(e.file.source)) continue;
-    files++;
-    const costs = charCosts(e.file.lines);
-    if (e.file.role === 'gold') {
-      for (const i of e.file.agg) pos.push(keep[i]);
-      for (let i = 0; i < e.n; i++) {
-        goldLines.push({ s: keep[i], c: costs[i] });
-        goldChars += costs[i];
-      }
-    } else {
-      for (let i = 0; i < e.n; i++) {
-        distLines.push({ s: keep[i], c: costs[i] });
-        distChars += costs[i];
+export function calibrateThreshold(scores: Map<Example, { keep: Float64Array; doc: number }>, targetRecall = 0.9, groups = ['teacher']): Calibration {
+  const candidates: Calibration['candidates'] = [];
+  let best: Calibration | null = null;
+  for (const docPower of [0, 0.5, 1, 2]) {
+    const pos: number[] = [];
+    let goldChars = 0;
+    let distChars = 0;
+    const goldLines: { s: number; c: number }[] = [];
+    const distLines: { s: number; c: number }[] = [];
+    let files = 0;
+    for (const [e, { keep, doc }] of scores) {
+      if (!groups.includes(e.file.source)) continue;
+      files++;
+      const m = Math.pow(doc, docPower);
+      const costs = charCosts(e.file.lines);
+      if (e.file.role === 'gold') {
+        for (const i of e.file.agg) pos.push(keep[i] * m);
+        for (let i = 0; i < e.n; i++) {
+          goldLines.push({ s: keep[i] * m, c: costs[i] });
+          goldChars += costs[i];
+        }
+      } else {
+        for (let i = 0; i < e.n; i++) {
+          distLines.push({ s: keep[i] * m, c: costs[i] });
+          distChars += costs[i];
+        }
       }
     }
+    pos.sort((a, b) => b - a);
+    const k = Math.min(pos.length - 1, Math.ceil(targetRecall * pos.length) - 1);
+    const tau = pos.length ? Math.max(1e-4, pos[Math.max(0, k)]) : 0.5;
+    const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
+    const recall = pos.filter((s) => s >= tau).length / Math.max(1, pos.length);
+    const cal: Calibration = { threshold: tau, docPower, targetRecall, recall, distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files, candidates };
+    candidates.push({ docPower, threshold: tau, distractorKeptShare: cal.distractorKeptShare, goldKeptShare: cal.goldKeptShare });
+    if (!best || cal.distractorKeptShare < best.distractorKeptShare - 1e-9) best = cal;
   }
-  pos.sort((a, b) => b - a);
-  const k = Math.min(pos.length - 1, Math.ceil(targetRecall * pos.length) - 1);
-  const tau = pos.length ? Math.max(1e-4, pos[Math.max(0, k)]) : 0.5;
-  const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
-  const recall = pos.filter((s) => s >= tau).length / Math.max(1, pos.length);
-  return { threshold: tau, targetRecall, recall, distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files };
+  return best!;
 }

@@ -23,7 +23,8 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
   let page: Page;
 
   beforeAll(async () => {
-    const app = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const pruner = createPruner();
+    const app = createApp({ runner: inlineRunner(pruner), model: (await pruner.scorer()).name, log: () => {} });
     server = await listen(app, '127.0.0.1', 0);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -52,8 +53,11 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
 
   it('loads with the bundled examples to pick from', async () => {
     expect(await page.title()).toBe('skim playground');
-    const options = await page.locator('#example option').allTextContents();
-    expect(options).toEqual(expect.arrayContaining(['http_session.py', 'rate_limiter.ts', 'lru_cache.go']));
+    // The list is fetched after the page loads.
+    await expect
+      .poll(() => page.locator('#example option').allTextContents())
+      .toEqual(expect.arrayContaining(['http_session.py', 'rate_limiter.ts', 'lru_cache.go']));
+    await expect.poll(() => page.locator('#version').textContent()).toMatch(/^v\d+\.\d+\.\d+ · /);
   });
 
   it('prunes an example for its question: kept lines, collapsed markers, score gutter, token counts', async () => {

@@ -34,7 +34,9 @@ describe('prune properties on polyglot-dev', () => {
       for (const mode of MODES) {
         const req = { code: c.code, query: c.query, path: c.path, ratio: mode.ratio };
         const r = await pruner.prune(req);
-        const bad = checkInvariants(c.code, r);
+        // A budget smaller than one marker yields an empty output, said in a warning (never silently).
+        const tooSmall = r.text === '' && r.warnings.some((w) => w.includes('too small'));
+        const bad = tooSmall ? null : checkInvariants(c.code, r);
         if (bad) failures.push(`${c.path} [${mode.name}] ${bad}`);
         if (mode.ratio && r.tokensOut > Math.floor(r.tokensIn / mode.ratio) && r.tokensIn > 0)
           failures.push(`${c.path} [${mode.name}] over budget: ${r.tokensOut} > ${r.tokensIn}/${mode.ratio}`);
@@ -83,7 +85,8 @@ describe('budget mode under random budgets (fast-check)', () => {
         const big = await pruner.prune({ code: c.code, query: c.query, path: c.path, tokens: t1 + dt });
         expect(small.tokensOut).toBeLessThanOrEqual(t1);
         expect(big.tokensOut).toBeLessThanOrEqual(t1 + dt);
-        expect(checkInvariants(c.code, small)).toBeNull();
+        const tooSmall = small.text === '' && small.warnings.some((w) => w.includes('too small'));
+        if (!tooSmall) expect(checkInvariants(c.code, small)).toBeNull();
         // Nesting holds for the score-ranked seeds; repair/gap filling may differ at the edges,
         // so check that almost every line kept at the small budget is kept at the bigger one.
         let lost = 0;

@@ -37,21 +37,26 @@ export async function repomixCompress(content: string, filePath: string): Promis
   return (parsed ?? content).trim();
 }
 
-/** Map each non-separator output line to the first matching input line at or after the previous match. */
+/**
+ * Map each non-separator output line to an input line: the first match at or after the previous
+ * match (output mostly follows the file), else the first match not yet mapped anywhere (some
+ * grammars' captures come out of order, e.g. Rust doc comments). Input lines match when their
+ * trimmed text equals the output line or starts with it (Repomix drops trailing `:`/`{`).
+ */
 export function alignKept(inputTexts: string[], output: string): Uint8Array {
   const keep = new Uint8Array(inputTexts.length);
   const trimmed = inputTexts.map((t) => t.trim());
+  const matches = (i: number, o: string) => trimmed[i] !== '' && (trimmed[i] === o || trimmed[i].startsWith(o));
   let p = 0;
   for (const raw of output.split('\n')) {
     const o = raw.trim();
     if (o === '' || o === REPOMIX_SEPARATOR) continue;
-    for (let i = p; i < trimmed.length; i++) {
-      if (trimmed[i] !== '' && (trimmed[i] === o || trimmed[i].startsWith(o))) {
-        keep[i] = 1;
-        p = i + 1;
-        break;
-      }
-    }
+    let found = -1;
+    for (let i = p; i < trimmed.length && found < 0; i++) if (matches(i, o)) found = i;
+    for (let i = 0; i < trimmed.length && found < 0; i++) if (!keep[i] && matches(i, o)) found = i;
+    if (found < 0) continue;
+    keep[found] = 1;
+    p = found + 1;
   }
   return keep;
 }

@@ -3,7 +3,7 @@
  * compression, validity and latency (see src/bench/). Progress goes to stderr (TTY only); the
  * markdown tables go to stdout unless --md names a file.
  */
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
@@ -21,6 +21,7 @@ interface BenchCliOptions {
   json?: string;
   md?: string;
   plot?: string;
+  records?: string;
 }
 
 class UsageError extends Error {
@@ -69,6 +70,11 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     limit = Number(o.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
   }
+  let records: WriteStream | undefined;
+  if (o.records) {
+    await mkdir(dirname(o.records), { recursive: true });
+    records = createWriteStream(o.records);
+  }
   const report = await runBench({
     cases: o.cases,
     methods,
@@ -76,7 +82,9 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     limit,
     progress: progressBar(),
     onError: (msg) => process.stderr.write(`warning: ${msg}\n`),
+    onRecord: records ? (r) => records.write(JSON.stringify(r) + '\n') : undefined,
   });
+  if (records) await new Promise((resolve) => records.end(resolve));
   const md = toMarkdown(report);
   if (o.json) await writeOut(o.json, JSON.stringify(report, null, 2) + '\n');
   if (o.md) await writeOut(o.md, md);
@@ -95,6 +103,7 @@ export function registerBench(program: Command): void {
     .option('--json <out>', 'write the full report as JSON')
     .option('--md <out>', 'write the markdown tables here instead of stdout')
     .option('--plot <out.svg>', 'write recall vs compression as SVG (vega-lite)')
+    .option('--records <out.jsonl>', 'write one JSON line per file, method and budget (to find failing files)')
     .action(async (opts: BenchCliOptions) => {
       try {
         await benchAction(opts);

@@ -1,35 +1,35 @@
 /**
  * `skim mcp [--root DIR]`: MCP server over stdio with read_file and grep tools confined to DIR.
+ * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { createPruner } from '../../index.js';
+import { SkimError } from '../../core/errors.js';
 import { runStdioServer } from '../../mcp/server.js';
 import { WorkspaceError } from '../../mcp/workspace.js';
-import { SkimError } from '../../core/errors.js';
+import { action, prunerFor } from '../io.js';
 
-interface McpOptions {
+interface McpFlags {
   root: string;
-  scorer: string;
-  modelDir?: string;
+  scorer?: string;
+  model?: string;
 }
 
 export function registerMcp(program: Command): void {
   program
     .command('mcp')
-    .description('MCP server on stdio: read_file and grep tools, pruned to the agent\'s question, confined to --root')
-    .option('--root <dir>', 'workspace root the tools may read (default: the current directory)', '.')
-    .option('--scorer <name>', 'heuristic or learned', 'learned')
-    .option('--model-dir <dir>', 'directory with learned weights (default: the shipped model)')
-    .action(async (opts: McpOptions) => {
-      const pruner = createPruner({
-        scorer: opts.scorer === 'heuristic' ? 'heuristic' : 'learned',
-        modelDir: opts.modelDir,
-      });
-      try {
-        await runStdioServer({ root: opts.root, prune: (req) => pruner.prune(req) });
-      } catch (err) {
-        if (err instanceof WorkspaceError) throw new SkimError(err.message, 'ENOINPUT');
-        throw err;
-      }
-    });
+    .description("MCP server on stdio: read_file and grep tools, pruned to the agent's question, confined to --root")
+    .option('--root <dir>', 'workspace root the tools may read', '.')
+    .option('--scorer <name>', 'learned (default) or heuristic')
+    .option('--model <dir>', 'model weights directory')
+    .action(action(mcpCommand));
+}
+
+async function mcpCommand(flags: McpFlags): Promise<void> {
+  const pruner = prunerFor(flags);
+  try {
+    await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
+  } catch (err) {
+    if (err instanceof WorkspaceError) throw new SkimError(err.message, 'ENOINPUT');
+    throw err;
+  }
 }

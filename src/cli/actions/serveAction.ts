@@ -4,12 +4,13 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { availableParallelism } from 'node:os';
-import { createPruner } from '../../index.js';
+import { SkimError } from '../../core/errors.js';
 import { createApp, DEFAULTS } from '../../server/app.js';
 import { grammarLanguages } from '../../server/info.js';
 import { listen } from '../../server/listen.js';
 import { inlineRunner, type PruneRunner } from '../../server/runner.js';
 import { createWorkerPool } from '../../server/workerPool.js';
+import { action, prunerFor } from '../io.js';
 
 interface ServeOptions {
   host: string;
@@ -18,8 +19,8 @@ interface ServeOptions {
   timeout: number;
   maxBody: number;
   maxQueue: number;
-  scorer: 'heuristic' | 'learned';
-  modelDir?: string;
+  scorer?: string;
+  model?: string;
   quiet?: boolean;
 }
 
@@ -42,24 +43,19 @@ export function registerServe(program: Command): void {
     .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', intArg(1, '--timeout'), DEFAULTS.timeoutMs)
     .option('--max-body <bytes>', 'largest accepted request body', intArg(1, '--max-body'), DEFAULTS.maxBodyBytes)
     .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', intArg(0, '--max-queue'), DEFAULTS.maxQueue)
-    .option('--scorer <name>', 'heuristic or learned', (v: string) => {
-      if (v !== 'heuristic' && v !== 'learned') throw new InvalidArgumentError('--scorer must be heuristic or learned');
-      return v;
-    }, 'learned')
-    .option('--model-dir <dir>', 'directory with learned weights (default: the shipped model)')
+    .option('--scorer <name>', 'learned (default) or heuristic')
+    .option('--model <dir>', 'model weights directory')
     .option('-q, --quiet', 'do not log requests')
-    .action(async (opts: ServeOptions) => {
-      await serveCommand(opts);
-    });
+    .action(action((opts: ServeOptions) => serveCommand(opts)));
 }
 
 async function serveCommand(opts: ServeOptions): Promise<void> {
-  const pruner = createPruner({ scorer: opts.scorer, modelDir: opts.modelDir });
+  const pruner = prunerFor(opts);
   // Resolve the scorer now: a bad --model-dir fails at start, not on the first request.
   const scorer = await pruner.scorer();
   const runner: PruneRunner =
     opts.workers > 0
-      ? createWorkerPool({ size: opts.workers, scorer: opts.scorer, modelDir: opts.modelDir })
+      ? createWorkerPool({ size: opts.workers, scorer: opts.scorer === 'heuristic' ? 'heuristic' : 'learned', modelDir: opts.model })
       : inlineRunner(pruner);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const app = createApp({
@@ -79,7 +75,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     await runner.close();
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is already in use` : e.message;
-    throw new Error(`cannot listen on ${opts.host}:${opts.port}: ${why}`);
+    throw new SkimError(`cannot listen on ${opts.host}:${opts.port}: ${why}`, 'EUSAGE');
   }
   log(`skim serve: listening on ${listening.url} (scorer ${scorer.name}, ${runner.kind}); playground at ${listening.url}/`);
 

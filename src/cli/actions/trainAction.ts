@@ -4,10 +4,22 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { SkimError } from '../../core/errors.js';
 import { runTraining } from '../../train/pipeline.js';
+import { evaluateSets, formatTable, loadEvalSets, scorersFor } from '../../train/evaluate.js';
+
+interface EvalOptions {
+  model: string[];
+  commits?: string;
+  swebench?: string;
+  goalhint?: string;
+  prune?: boolean;
+  heuristic: boolean;
+  limit?: number;
+  json?: string;
+}
 
 interface TrainOptions {
   data: string[];
@@ -19,6 +31,7 @@ interface TrainOptions {
   mode: 'lamr' | 'single';
   hidden?: number;
   targetRecall?: number;
+  ablationOut?: string;
 }
 
 const int = (name: string, min: number) => (v: string): number => {
@@ -38,6 +51,7 @@ export function makeProgress(label: string, total: number): { update: (d: number
 }
 
 export function registerTrain(program: Command): void {
+  registerModelEval(program);
   program
     .command('train')
     .description('train the learned skimmer (LaMR-style CRF model) and write weights to --out')
@@ -49,6 +63,7 @@ export function registerTrain(program: Command): void {
     .option('--seed <n>', 'random seed', int('--seed', 0))
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
     .option('--hidden <n>', 'hidden units of the shared MLP', int('--hidden', 2))
+    .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', parseFloat)
     .action(async (opts: TrainOptions) => {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');
@@ -60,5 +75,45 @@ export function registerTrain(program: Command): void {
         progress: makeProgress,
       });
       process.stdout.write(`${JSON.stringify({ out: opts.out, bestEpoch: summary.bestEpoch, threshold: summary.threshold, seconds: summary.seconds })}\n`);
+    });
+}
+
+/** `skim model-eval`: the ablation table (heuristic vs learned models) on val/bench sets. */
+export function registerModelEval(program: Command): void {
+  program
+    .command('model-eval')
+    .description('ablation table for scorers: recall of labelled lines at 4x/8x and threshold-mode figures')
+    .option('--model <name=dir>', 'a learned model to evaluate (repeatable), e.g. lamr=models/default', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--commits <file>', 'commits.jsonl.gz (its val split is used)')
+    .option('--swebench <file>', 'swebench-dev.jsonl.gz')
+    .option('--goalhint <file>', 'goalhint-dev.jsonl.gz')
+    .option('--prune', 'also run the real prune() pipeline (token budgets, with/without repair, threshold mode)')
+    .option('--no-heuristic', 'leave the heuristic scorer out')
+    .option('--limit <n>', 'only the first n cases of each bench file', int('--limit', 1))
+    .option('--json <file>', 'also write the rows as JSON')
+    .action(async (opts: EvalOptions) => {
+      const models = (opts.model ?? []).map((m) => {
+        const [name, dir] = m.includes('=') ? m.split('=', 2) : [m, m];
+        if (!existsSync(dir)) throw new SkimError(`model directory not found: ${dir}`, 'ENOINPUT');
+        return { name, dir };
+      });
+      for (const f of [opts.commits, opts.swebench, opts.goalhint]) if (f && !existsSync(f)) throw new SkimError(`file not found: ${f}`, 'ENOINPUT');
+      const sets = await loadEvalSets({ commits: opts.commits, swebench: opts.swebench, goalhint: opts.goalhint, limit: opts.limit });
+      let bar: ReturnType<typeof makeProgress> | null = null;
+      let label = '';
+      const rows = await evaluateSets(sets, scorersFor(models, opts.heuristic), {
+        prune: opts.prune,
+        onProgress: (l, d, t) => {
+          if (l !== label) {
+            bar?.stop();
+            bar = makeProgress(l.slice(0, 14), t);
+            label = l;
+          }
+          bar?.update(d);
+        },
+      });
+      (bar as ReturnType<typeof makeProgress> | null)?.stop();
+      if (opts.json) writeFileSync(opts.json, JSON.stringify(rows, null, 1) + '\n');
+      process.stdout.write(formatTable(rows) + '\n');
     });
 }

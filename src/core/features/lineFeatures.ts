@@ -9,6 +9,7 @@ import type { LineKind, ScoreInput, SyntaxIndex } from '../types.js';
 import { type BridgeTable, expandQuery } from './bridge.js';
 import { rawTokens, terms } from './lexical.js';
 
+const FUNC_KINDS = new Set(['function', 'method', 'constructor']);
 const KINDS: LineKind[] = ['blank', 'comment', 'docstring', 'import', 'decorator', 'header', 'clause', 'closer', 'code'];
 
 export const FEATURE_NAMES: string[] = [
@@ -29,6 +30,9 @@ export const FEATURE_NAMES: string[] = [
   'scope_name_in_query',
   'any_scope_name_in_query',
   'traceback_func_scope',
+  'func_density_norm',
+  'func_rank_pct',
+  'in_top3_func',
   // verbatim evidence
   'verbatim_id_frac',
   'verbatim_id_any',
@@ -172,30 +176,42 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
   const matched: number[][] = new Array(n);
   const k1 = 1.2;
   const b = 0.75;
+  // one lookup per unique file term: query index, bridge expansion, prior
+  const info = new Map<string, { q: number; e: number; p: number }>();
+  for (const x of df.keys()) {
+    const p = ctx.bridge.prior.get(x);
+    info.set(x, { q: qIndex.get(x) ?? -1, e: q.expansion.get(x) ?? 0, p: p === undefined ? -Infinity : p });
+  }
+  const cnt = new Float64Array(qIdfW.length);
+  const seenStamp = new Int32Array(qIdfW.length).fill(-1);
   for (let i = 0; i < n; i++) {
     const t = lineTerms[i];
-    const tf = new Map<string, number>();
-    for (const x of t) tf.set(x, (tf.get(x) ?? 0) + 1);
     const m: number[] = [];
+    let br = 0;
+    let pr = -Infinity;
+    for (const x of t) {
+      const inf = info.get(x)!;
+      if (inf.q >= 0) {
+        if (seenStamp[inf.q] !== i) {
+          seenStamp[inf.q] = i;
+          cnt[inf.q] = 0;
+          m.push(inf.q);
+          br += inf.e; // count each term's bridge mass once per line
+        }
+        cnt[inf.q]++;
+      } else br += inf.e; // bridge-only term (per occurrence)
+      if (inf.p > pr) pr = inf.p;
+    }
     let s = 0;
     let c = 0;
     let mi = 0;
-    let br = 0;
-    let pr = -Infinity;
     const norm = k1 * (1 - b + (b * t.length) / avgLen);
-    for (const [x, f] of tf) {
-      const qi2 = qIndex.get(x);
-      if (qi2 !== undefined) {
-        const w = qIdfW[qi2];
-        s += (w * f * (k1 + 1)) / (f + norm);
-        c += w;
-        if (w > mi) mi = w;
-        m.push(qi2);
-      }
-      const e = q.expansion.get(x);
-      if (e !== undefined) br += e;
-      const p = ctx.bridge.prior.get(x);
-      if (p !== undefined && p > pr) pr = p;
+    for (const k of m) {
+      const w = qIdfW[k];
+      const f = cnt[k];
+      s += (w * f * (k1 + 1)) / (f + norm);
+      c += w;
+      if (w > mi) mi = w;
     }
     matched[i] = m;
     bm25[i] = s;
@@ -268,6 +284,30 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     if (scopes[s].isDefinition && (bestScope < 0 || scopeCov[s] > scopeCov[bestScope])) bestScope = s;
     if (scopeBridge[s] > maxScopeBr) maxScopeBr = scopeBridge[s];
   }
+  // function-level scopes ranked by coverage plus length-normalized density of matches
+  const funcScore = new Float64Array(S).fill(-1);
+  const density = new Float64Array(S);
+  let maxDensity = 0;
+  const bmPre = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) bmPre[i + 1] = bmPre[i] + bm25[i];
+  for (let s = 0; s < S; s++) {
+    if (!FUNC_KINDS.has(scopes[s].kind)) continue;
+    const lo = Math.max(0, scopes[s].start);
+    const hi = Math.min(n - 1, scopes[s].end);
+    if (hi < lo) continue;
+    density[s] = (bmPre[hi + 1] - bmPre[lo]) / Math.sqrt(hi - lo + 1);
+    if (density[s] > maxDensity) maxDensity = density[s];
+  }
+  const funcIds: number[] = [];
+  for (let s = 0; s < S; s++) {
+    if (!FUNC_KINDS.has(scopes[s].kind)) continue;
+    funcScore[s] = scopeCov[s] + (maxDensity > 0 ? (0.5 * density[s]) / maxDensity : 0);
+    funcIds.push(s);
+  }
+  funcIds.sort((a, c) => funcScore[c] - funcScore[a] || a - c);
+  const funcRank = new Float64Array(S);
+  funcIds.forEach((s, r) => (funcRank[s] = funcScore[s] > 0 ? 1 - r / funcIds.length : 0));
+  const top3 = new Set(funcIds.slice(0, 3).filter((s) => funcScore[s] > 0));
   const defAt = new Int32Array(n).fill(-1);
   for (let s = 0; s < S; s++) {
     const st = scopes[s].start;
@@ -379,6 +419,9 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
       }
     }
     if (inner >= 0 && scopeNameHit[inner]) nameHit = 1;
+    let fn = -1;
+    for (const s2 of scs) if (scopes[s2] && FUNC_KINDS.has(scopes[s2].kind)) fn = s2;
+    if (defAt[i] >= 0 && FUNC_KINDS.has(scopes[defAt[i]].kind)) fn = defAt[i];
     X[o + f++] = inner >= 0 ? clamp01(scopeCov[inner]) : 0;
     X[o + f++] = outer >= 0 ? clamp01(scopeCov[outer]) : 0;
     X[o + f++] = clamp01(maxCov);
@@ -386,6 +429,9 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     X[o + f++] = nameHit;
     X[o + f++] = anyName;
     X[o + f++] = tb;
+    X[o + f++] = fn >= 0 && maxDensity > 0 ? density[fn] / maxDensity : 0;
+    X[o + f++] = fn >= 0 ? funcRank[fn] : 0;
+    X[o + f++] = fn >= 0 && top3.has(fn) ? 1 : 0;
     // verbatim evidence
     let ids = 0;
     let idHits = 0;
@@ -400,7 +446,8 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     if (ls) for (const d of ls.defines) if (d.length >= 3 && q.raw.has(d)) defQ = 1;
     X[o + f++] = defQ;
     const trimmed = text.trim();
-    X[o + f++] = trimmed.length >= 12 && q.text.includes(trimmed) ? 1 : 0;
+    // only lines whose identifiers all occur in the query can occur in it verbatim
+    X[o + f++] = trimmed.length >= 12 && ids > 0 && idHits === ids && q.text.includes(trimmed) ? 1 : 0;
     // bridge
     X[o + f++] = maxBr > 0 ? bridge[i] / maxBr : 0;
     X[o + f++] = Math.min(1, log1p(bridge[i]) / 3);

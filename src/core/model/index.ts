@@ -13,6 +13,8 @@ import { type LoadedModel, loadModel, modelExists } from './io.js';
 export interface LearnedScorer extends Scorer {
   /** Default keep threshold calibrated on validation data. */
   readonly threshold: number;
+  /** Same value, under the name prune() looks for. */
+  readonly defaultThreshold: number;
   readonly loaded: LoadedModel;
 }
 
@@ -20,9 +22,11 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned'): LearnedS
   const { model, bridge, header } = loaded;
   const ctx = { bridge };
   let lastQuery: QueryInfo | undefined;
+  const docPower = typeof header.docPower === 'number' ? header.docPower : 0;
   return {
     name,
     threshold: header.threshold,
+    defaultThreshold: header.threshold,
     loaded,
     score(input: ScoreInput): LineScores {
       const n = input.lines.length;
@@ -31,6 +35,11 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned'): LearnedS
       if (!lastQuery || lastQuery.text !== input.query) lastQuery = analyzeQuery(input.query, bridge);
       const X = lineFeatures(input, ctx, lastQuery);
       const out = model.infer(X, n);
+      // keep = P(line kept | file relevant) * P(file relevant)^docPower (calibrated; 0 = marginals alone)
+      if (docPower > 0) {
+        const m = Math.pow(out.docScore, docPower);
+        for (let i = 0; i < n; i++) out.keep[i] *= m;
+      }
       return { keep: out.keep, docScore: out.docScore, gateSemantic: out.gateSemantic, viterbi: out.viterbi };
     },
   };

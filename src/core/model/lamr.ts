@@ -146,21 +146,27 @@ export class LamrModel {
     p[L.bD] = -2;
   }
 
-  /** Hidden layer for n lines (row-major n x H). */
+  /** Hidden layer for n lines (row-major n x H). Feature-major loop over a transposed W1 skips the many zero features. */
   hidden(X: Float64Array | Float32Array, n: number): Float64Array {
     const { F, H } = this.L;
     const p = this.p;
     const W1 = this.L.W1;
-    const b1 = this.L.b1;
+    const WT = new Float64Array(F * H);
+    for (let j = 0; j < H; j++) for (let f = 0; f < F; f++) WT[f * H + j] = p[W1 + j * F + f];
+    const b1 = p.subarray(this.L.b1, this.L.b1 + H);
     const h = new Float64Array(n * H);
+    const acc = new Float64Array(H);
     for (let i = 0; i < n; i++) {
       const xo = i * F;
-      for (let j = 0; j < H; j++) {
-        let z = p[b1 + j];
-        const wo = W1 + j * F;
-        for (let f = 0; f < F; f++) z += p[wo + f] * X[xo + f];
-        h[i * H + j] = Math.tanh(z);
+      acc.set(b1);
+      for (let f = 0; f < F; f++) {
+        const xv = X[xo + f];
+        if (xv === 0) continue;
+        const wo = f * H;
+        for (let j = 0; j < H; j++) acc[j] += WT[wo + j] * xv;
       }
+      const ho = i * H;
+      for (let j = 0; j < H; j++) h[ho + j] = Math.tanh(acc[j]);
     }
     return h;
   }

@@ -22,6 +22,12 @@ export interface RenderPiece {
   eol: string;
   /** Input index for kept lines; -1 for markers. */
   source: number;
+  /** Segment of the line or run (-1 for layout lines). */
+  segment: number;
+  /** The code column only (no numbered/grep prefix): what a parser of the segment sees. */
+  code: string;
+  /** For markers: the omitted run (input indexes, inclusive). */
+  run?: OmittedRun;
 }
 
 export interface OmittedRun {
@@ -116,7 +122,7 @@ export function layout(doc: Document, mask: Uint8Array, infos: SegmentRenderInfo
   for (let i = 0; i < n; ) {
     if (mask[i]) {
       const l = doc.lines[i];
-      pieces.push({ line: l.prefix + l.text, eol: l.eol, source: i });
+      pieces.push({ line: l.prefix + l.text, eol: l.eol, source: i, segment: l.segment, code: l.text });
       i++;
       continue;
     }
@@ -130,7 +136,9 @@ export function layout(doc: Document, mask: Uint8Array, infos: SegmentRenderInfo
       }
     }
     // The marker takes the terminator of the run's last line (so a missing final newline stays missing).
-    pieces.push({ line: markerText(doc, run, info, placeholder), eol: doc.lines[run.end].eol === '' ? '' : doc.eol, source: -1 });
+    const line = markerText(doc, run, info, placeholder);
+    const code = doc.shape === 'numbered' ? line.replace(/^\s*(\t|→)/, '') : line;
+    pieces.push({ line, eol: doc.lines[run.end].eol === '' ? '' : doc.eol, source: -1, segment: segId, code, run });
     i = run.end + 1;
   }
   return pieces;

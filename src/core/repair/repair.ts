@@ -24,6 +24,8 @@ export interface RepairOptions {
   dependencies?: boolean;
   /** At most this many definition headers pulled per used name (default 2). */
   maxDefinitionsPerName?: number;
+  /** The language delimits blocks with braces (Allman `{` lines, preprocessor chains). */
+  braces?: boolean;
 }
 
 /**
@@ -33,12 +35,14 @@ export interface RepairOptions {
 export function repairClosure(
   mask: Uint8Array,
   syntax: SyntaxIndex,
+  texts: string[],
   reasons: (KeepReason | undefined)[],
   opts: RepairOptions = {},
 ): number {
   const n = mask.length;
   const useDeps = opts.dependencies ?? true;
   const maxDefs = opts.maxDefinitionsPerName ?? 2;
+  const braces = opts.braces ?? false;
   const queue: number[] = [];
   const seeds = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -67,12 +71,35 @@ export function repairClosure(
       for (let h = s.start; h <= s.headerEnd; h++) add(h, 'header');
       for (const d of s.decorators) add(d, 'decorator');
     }
-    // A scope that starts on this line: its multi-line header and decorators come along.
-    if (ls.kind === 'header' || ls.kind === 'clause') {
-      for (const s of scopesStartingAt(syntax, i)) {
-        for (let h = s.start; h <= s.headerEnd; h++) add(h, 'header');
-        for (const d of s.decorators) add(d, 'decorator');
+    // A scope that starts on this line: its multi-line header (up to an Allman-style `{` line) and decorators come along.
+    for (const s of scopesStartingAt(syntax, i)) {
+      for (let h = s.start; h <= s.headerEnd; h++) add(h, 'header');
+      for (const d of s.decorators) add(d, 'decorator');
+    }
+    // Brackets this line closes need the lines that opened them.
+    for (const o of openersOf(syntax, i)) add(o, 'closer');
+    // The innermost bracket pair around this line comes along (outer ones follow by closure).
+    const enclosing = enclosingBrackets(syntax)[i];
+    if (enclosing >= 0) {
+      add(enclosing, 'header');
+      for (const c of syntax.lines[enclosing].closers) if (c > i) add(c, 'closer');
+    }
+    if (braces) {
+      // Allman style: a bare `{` belongs to the header line above it, and a kept header or clause
+      // (`catch (...)`, `finally`, `get`) needs the `{` line below it.
+      const t = texts[i] ?? '';
+      if (/^\s*\{\s*$/.test(t)) add(prevCodeLine(syntax, i), 'header');
+      else if ((ls.kind === 'header' || ls.kind === 'clause' || isScopeStart(syntax, i)) && !t.includes('{')) {
+        const next = nextCodeLine(syntax, i);
+        if (next >= 0 && /^\s*\{/.test(texts[next] ?? '')) add(next, 'header');
       }
+      for (const p of directivePartners(texts, i)) add(p, 'pair');
+    }
+    // A line inside a block comment (/* ... */, =begin/=end) needs the comment's first and last line.
+    if (ls.kind === 'comment') {
+      const [first, last] = blockCommentRun(syntax, texts, i);
+      if (first !== i) add(first, 'statement');
+      if (last !== i) add(last, 'statement');
     }
     if (ls.stmtStart !== i && ls.stmtStart >= 0) add(ls.stmtStart, 'statement');
     if (ls.stmtEnd !== i && ls.stmtEnd >= 0 && !isScopeStart(syntax, ls.stmtStart)) add(ls.stmtEnd, 'statement');
@@ -90,6 +117,105 @@ export function repairClosure(
     }
   }
   return added;
+}
+
+let openerCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
+
+/** Reverse of LineSyntax.closers: line -> lines whose brackets it closes. */
+function openersOf(syntax: SyntaxIndex, line: number): number[] {
+  let m = openerCache.get(syntax);
+  if (!m) {
+    m = new Map();
+    syntax.lines.forEach((ls, o) => {
+      for (const c of ls.closers) {
+        if (c === o) continue;
+        const list = m!.get(c);
+        if (list) list.push(o);
+        else m!.set(c, [o]);
+      }
+    });
+    openerCache.set(syntax, m);
+  }
+  return m.get(line) ?? [];
+}
+
+const BLOCK_OPEN_RE = /^\s*(\/\*|=begin\b|<!--)/;
+const BLOCK_CLOSE_RE = /(\*\/|^=end\b|-->)\s*$/;
+
+/** The first/last line of the block comment around `line` (or [line, line] when it is a line comment). */
+function blockCommentRun(syntax: SyntaxIndex, texts: string[], line: number): [number, number] {
+  let first = line;
+  while (first > 0 && !BLOCK_OPEN_RE.test(texts[first]) && syntax.lines[first - 1]?.kind === 'comment') first--;
+  if (!BLOCK_OPEN_RE.test(texts[first] ?? '')) return [line, line];
+  let last = line;
+  while (!BLOCK_CLOSE_RE.test(texts[last]) && last + 1 < texts.length && syntax.lines[last + 1]?.kind === 'comment') last++;
+  if (BLOCK_CLOSE_RE.test(texts[first]) && first !== line) return [line, line]; // a one-line /* */ above: not our block
+  return [first, last];
+}
+
+let enclosingCache: WeakMap<SyntaxIndex, Int32Array> = new WeakMap();
+
+/** line -> opener line of the innermost multi-line bracket pair strictly around it, or -1. */
+function enclosingBrackets(syntax: SyntaxIndex): Int32Array {
+  let out = enclosingCache.get(syntax);
+  if (out) return out;
+  const n = syntax.lines.length;
+  out = new Int32Array(n).fill(-1);
+  const stack: [number, number][] = []; // [opener, closer]
+  for (let line = 0; line < n; line++) {
+    while (stack.length && stack[stack.length - 1][1] <= line) stack.pop();
+    if (stack.length) out[line] = stack[stack.length - 1][0];
+    const cs = syntax.lines[line]?.closers ?? [];
+    // Push the widest pair first so the innermost ends up on top.
+    for (const c of [...cs].sort((a, b) => b - a)) if (c > line) stack.push([line, c]);
+  }
+  enclosingCache.set(syntax, out);
+  return out;
+}
+
+function prevCodeLine(syntax: SyntaxIndex, i: number): number {
+  for (let j = i - 1; j >= 0; j--) if (syntax.lines[j]?.kind !== 'blank' && syntax.lines[j]?.kind !== 'comment') return j;
+  return -1;
+}
+
+function nextCodeLine(syntax: SyntaxIndex, i: number): number {
+  for (let j = i + 1; j < syntax.lines.length; j++) if (syntax.lines[j]?.kind !== 'blank' && syntax.lines[j]?.kind !== 'comment') return j;
+  return -1;
+}
+
+const DIRECTIVE_RE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif|region|endregion)\b/;
+let directiveCache: WeakMap<string[], Map<number, number[]>> = new WeakMap();
+
+/** Preprocessor chains (#if/#elif/#else/#endif, #region/#endregion): each member needs the others. */
+function directivePartners(texts: string[], line: number): number[] {
+  let m = directiveCache.get(texts);
+  if (!m) {
+    m = new Map();
+    const ifStack: number[][] = [];
+    const regionStack: number[] = [];
+    texts.forEach((t, i) => {
+      const d = DIRECTIVE_RE.exec(t)?.[1];
+      if (!d) return;
+      if (d === 'if' || d === 'ifdef' || d === 'ifndef') ifStack.push([i]);
+      else if (d === 'elif' || d === 'else') ifStack[ifStack.length - 1]?.push(i);
+      else if (d === 'endif') {
+        const chain = ifStack.pop();
+        if (chain) {
+          chain.push(i);
+          for (const a of chain) m!.set(a, chain.filter((b) => b !== a));
+        }
+      } else if (d === 'region') regionStack.push(i);
+      else if (d === 'endregion') {
+        const open = regionStack.pop();
+        if (open !== undefined) {
+          m!.set(open, [i]);
+          m!.set(i, [open]);
+        }
+      }
+    });
+    directiveCache.set(texts, m);
+  }
+  return m.get(line) ?? [];
 }
 
 let scopeStartCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
@@ -119,4 +245,7 @@ function isScopeStart(syntax: SyntaxIndex, line: number): boolean {
 /** Test hook: forget cached scope tables. */
 export function resetRepairCaches(): void {
   scopeStartCache = new WeakMap();
+  openerCache = new WeakMap();
+  enclosingCache = new WeakMap();
+  directiveCache = new WeakMap();
 }

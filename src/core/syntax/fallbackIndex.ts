@@ -4,7 +4,7 @@
  */
 import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
 import { languageInfo, type LanguageInfo } from './languages.js';
-import { closerLine, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
+import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
 
 const DEF_RE =
   /^(?:[\w@.<>()"', ]*?\s)?(?:fun|func|function|def|fn|sub|proc|method)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?([A-Za-z_$][\w$]*)/;
@@ -325,6 +325,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
   const pairs: number[][] = Array.from({ length: n }, () => []);
   const ownerOf = new Map<number, number>();
   const out: LineSyntax[] = new Array(n);
+  const isCloser = closerTest(language);
 
   const order = scopes.map((_, i) => i).sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || a - b);
   const definitionAt = new Map<number, Scope>();
@@ -351,7 +352,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
     } else if (headerRows.has(row)) kind = 'header';
     else if (decoratorRows.has(row) || (code && DECORATOR_RE.test(bare))) kind = 'decorator';
     else if (code && CLAUSE_RE.test(bare)) kind = 'clause';
-    else if (closerLine(text, language)) kind = 'closer';
+    else if (isCloser(text)) kind = 'closer';
     else kind = 'code';
 
     if (kind === 'clause') {

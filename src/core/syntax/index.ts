@@ -11,4 +11,4 @@ export {
   type LanguageInfo,
   type BlockStyle,
 } from './languages.js';
-export { closerLine, detectIndentUnit } from './lineText.js';
+export { closerLine, closerTest, detectIndentUnit } from './lineText.js';

@@ -3,11 +3,11 @@
  * a per-language GrammarSpec, filling every field of SyntaxIndex. Work per node is a few cursor
  * reads; the Node API is only used on the few nodes that need it (scopes, imports, definitions).
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Language, Node, Tree } from 'web-tree-sitter';
 import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
 import type { GrammarSpec, NameAt } from './lang/types.js';
 import { IDENTIFIER_TYPES, namesIn } from './lang/names.js';
-import { closerLine, detectIndentUnit, leadingWhitespace } from './lineText.js';
+import { closerTest, detectIndentUnit, identifiersIn, leadingWhitespace, type IdentifierScanOptions } from './lineText.js';
 
 /** Scope kinds that define a name. */
 const DEFINITION_KINDS = new Set([
@@ -36,8 +36,10 @@ const JSX_OPEN = 4;
 
 interface Frame {
   type: string;
+  flags: number;
+  /** How many more levels below this node are visited (DEEP = all). */
+  budget: number;
   sr: number;
-  er: number;
   block: boolean;
   /** Scope index created for this node, or -1. */
   scope: number;
@@ -51,8 +53,134 @@ interface Frame {
   stmts: number;
 }
 
-function frame(type: string, sr: number, er: number, block: boolean): Frame {
-  return { type, sr, er, block, scope: -1, group: null, open: null, pending: null, stmts: 0 };
+const DEEP = 1 << 20;
+
+/** Contextual keywords that are also common identifiers: kept as uses. */
+const SOFT = (s: string) => new Set(s.split(' '));
+const JS_SOFT = SOFT(
+  'get set of type target meta module namespace require constructor global',
+);
+const SOFT_KEYWORDS: Record<string, ReadonlySet<string>> = {
+  python: SOFT('match case type print exec _'),
+  javascript: JS_SOFT,
+  typescript: JS_SOFT,
+  tsx: JS_SOFT,
+  c_sharp: SOFT('value var nameof global record file args select from where group into let on by with get set add remove partial init when dynamic'),
+  rust: SOFT('union default macro_rules raw'),
+  go: SOFT('len cap make new append'),
+};
+/** Literal-like identifiers some grammars model as named nodes. */
+const C_WORDS = 'include define undef ifdef ifndef endif elif pragma void int char long short unsigned signed float double bool this nullptr';
+const EXTRA_KEYWORDS: Record<string, readonly string[]> = {
+  python: ['True', 'False', 'None', 'self', 'cls'],
+  javascript: ['this', 'undefined'],
+  typescript: ['this', 'undefined'],
+  tsx: ['this', 'undefined'],
+  java: ['this'],
+  c_sharp: 'this bool byte char decimal double float int long object sbyte short string uint ulong ushort void'.split(' '),
+  c: C_WORDS.split(' '),
+  cpp: C_WORDS.split(' '),
+  php: ['this', 'php'],
+  ruby: ['self', 'nil'],
+  rust: 'self Self bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64'.split(' '),
+  go: 'nil iota string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr byte rune bool error float32 float64 any'.split(' '),
+};
+
+function frame(type: string, flags: number, sr: number, block: boolean, budget: number): Frame {
+  return { type, flags, budget, sr, block, scope: -1, group: null, open: null, pending: null, stmts: 0 };
+}
+
+const F_NAMED = 1 << 0;
+const F_COMMENT = 1 << 1;
+const F_OPAQUE = 1 << 2;
+const F_IDENT = 1 << 3;
+const F_DECORATOR = 1 << 4;
+const F_BLOCK = 1 << 5;
+const F_SCOPE = 1 << 6;
+const F_CLAUSE = 1 << 7;
+const F_OWNER = 1 << 8;
+const F_IMPORT = 1 << 9;
+const F_DEFINER = 1 << 10;
+const F_REQUIRE = 1 << 11;
+const F_WRAPPER = 1 << 12;
+const F_CLAUSE_KW = 1 << 13;
+const F_END = 1 << 14;
+const F_JSX_OPEN = 1 << 15;
+const F_JSX_CLOSE = 1 << 16;
+const F_DOCSTMT = 1 << 17;
+
+interface TypeTable {
+  /** Per node type id: F_* flags. */
+  flags: Int32Array;
+  /** Per node type id: its name. */
+  names: string[];
+  /** Per node type id: bracket kind (>0 opens, <0 closes, 0 neither). */
+  bracket: Int8Array;
+  /** Keywords of the grammar (its anonymous word tokens), excluded from identifier uses. */
+  keywords: ReadonlySet<string>;
+}
+
+const tables = new WeakMap<Language, Map<GrammarSpec, TypeTable>>();
+
+/** Flags per node type id, so the hot loop reads one number per node instead of testing strings. */
+function typeTable(language: Language, spec: GrammarSpec): TypeTable {
+  let bySpec = tables.get(language);
+  if (!bySpec) tables.set(language, (bySpec = new Map()));
+  const hit = bySpec.get(spec);
+  if (hit) return hit;
+  const count = language.nodeTypeCount;
+  const flags = new Int32Array(count);
+  const names: string[] = new Array(count);
+  const bracket = new Int8Array(count);
+  const keywords = new Set<string>();
+  const soft = SOFT_KEYWORDS[spec.grammar];
+  for (let id = 0; id < count; id++) {
+    const t = language.nodeTypeForId(id) ?? '';
+    names[id] = t;
+    if (!language.nodeTypeIsNamed(id)) {
+      if (/^[A-Za-z_]\w*$/.test(t) && !soft?.has(t)) keywords.add(t);
+      bracket[id] = OPEN[t] ?? -(CLOSE[t] ?? 0);
+      if (spec.endTokens?.has(t)) flags[id]! |= F_END;
+      if (spec.clauseKeywords?.has(t)) flags[id]! |= F_CLAUSE_KW;
+      continue;
+    }
+    let f = F_NAMED;
+    if (spec.comments.has(t)) f |= F_COMMENT;
+    else if (IDENTIFIER_TYPES.has(t)) f |= F_IDENT;
+    if (spec.opaque.has(t)) f |= F_OPAQUE;
+    if (spec.decorators.has(t)) f |= F_DECORATOR;
+    if (spec.blocks.has(t)) f |= F_BLOCK;
+    if (spec.scopes[t]) f |= F_SCOPE;
+    if (spec.clauses.has(t)) f |= F_CLAUSE;
+    if (spec.owners.has(t)) f |= F_OWNER;
+    if (spec.imports.has(t)) f |= F_IMPORT;
+    if (spec.definers[t]) f |= F_DEFINER;
+    if (spec.requireCandidates?.has(t)) f |= F_REQUIRE;
+    if (WRAPPERS.has(t)) f |= F_WRAPPER;
+    if (t === 'jsx_opening_element') f |= F_JSX_OPEN;
+    if (t === 'jsx_closing_element') f |= F_JSX_CLOSE;
+    if (t === 'expression_statement') f |= F_DOCSTMT;
+    flags[id] = f;
+  }
+  for (const k of EXTRA_KEYWORDS[spec.grammar] ?? []) keywords.add(k);
+  for (const k of ['true', 'false', 'null']) keywords.add(k);
+  const table = { flags, names, bracket, keywords };
+  bySpec.set(spec, table);
+  return table;
+}
+
+function scanOptions(language: string, keywords: ReadonlySet<string>): IdentifierScanOptions {
+  const hash = language === 'python' || language === 'ruby';
+  return {
+    lineComments: hash ? ['#'] : language === 'php' ? ['//', '#'] : ['//'],
+    keywords,
+    lifetimes: language === 'rust',
+    dollarSigil: language === 'php' || language === 'ruby',
+  };
+}
+
+function uniqueSorted(xs: number[]): number[] {
+  return xs.length === 1 ? xs : [...new Set(xs)].sort((a, b) => a - b);
 }
 
 function isBlank(s: string): boolean {
@@ -77,7 +205,8 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
   const decoRow = new Uint8Array(n);
   const clauseRow = new Uint8Array(n);
   const headerRow = new Uint8Array(n);
-  const uses: (string[] | null)[] = new Array(n).fill(null);
+  const stringRow = new Uint8Array(n);
+  const stringEndCol = new Int32Array(n).fill(-1);
   const defines: (string[] | null)[] = new Array(n).fill(null);
   const bound: (string[] | null)[] = new Array(n).fill(null);
   const closers: (number[] | null)[] = new Array(n).fill(null);
@@ -108,12 +237,23 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
 
   const stack: Frame[] = [];
   const root = tree.rootNode;
-  stack.push(frame(root.type, 0, last, true));
+  stack.push(frame(root.type, 0, 0, true, DEEP));
   const cursor = tree.walk();
 
   const nearestOwner = (): Frame | null => {
-    for (let i = stack.length - 1; i >= 0; i--) if (spec.owners.has(stack[i]!.type)) return stack[i]!;
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.flags & F_OWNER) return stack[i]!;
     return null;
+  };
+  const closeBracket = (parent: Frame, kind: number, row: number) => {
+    const open = parent.open;
+    if (!open) return;
+    for (let i = open.length - 2; i >= 0; i -= 2) {
+      if (open[i] === kind) {
+        addCloser(open[i + 1]!, row);
+        open.splice(i, 2);
+        return;
+      }
+    }
   };
   const addClause = (owner: Frame | null, row: number) => {
     if (!owner || owner.sr === row) return;
@@ -220,52 +360,58 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     };
   };
 
-  let more = cursor.gotoFirstChild();
-  while (more) {
-    const parent = stack[stack.length - 1]!;
-    const type = cursor.nodeType;
-    const sr = cursor.startPosition.row;
+  const table = typeTable(tree.language, spec);
+  const { flags, names, bracket, keywords } = table;
+  /** Last row of the cursor's node (trailing newline and blank lines excluded). */
+  const endRow = (sr: number): number => {
     const ep = cursor.endPosition;
     let er = ep.column === 0 && ep.row > sr ? ep.row - 1 : ep.row;
     // some nodes (preprocessor lines) swallow trailing blank lines
     while (er > sr && er < n && isBlank(lines[er]!)) er--;
+    return er;
+  };
+
+  let more = cursor.gotoFirstChild();
+  while (more) {
+    const parent = stack[stack.length - 1]!;
+    const id = cursor.nodeTypeId;
+    const f = id < flags.length ? flags[id]! : F_NAMED;
     let child: Frame | null = null;
 
-    if (sr < n) {
-      if (!cursor.nodeIsNamed) {
-        hasCode[sr] = 1;
-        const o = OPEN[type];
-        if (o) (parent.open ??= []).push(o, sr);
-        else {
-          const c = CLOSE[type];
-          if (c) {
-            const open = parent.open;
-            if (open) {
-              for (let i = open.length - 2; i >= 0; i -= 2) {
-                if (open[i] === c) {
-                  addCloser(open[i + 1]!, sr);
-                  open.splice(i, 2);
-                  break;
-                }
-              }
-            }
-          } else if (spec.endTokens?.has(type)) {
-            addCloser(parent.sr, sr);
-          } else if (spec.clauseKeywords?.has(type) && spec.owners.has(parent.type)) {
-            addClause(parent, sr);
-          }
+    if (!(f & F_NAMED)) {
+      // anonymous tokens: only brackets, `end`-like and clause keywords matter (position reads cost)
+      const b = bracket[id]!;
+      if (b !== 0 || f & (F_END | F_CLAUSE_KW)) {
+        const sr = cursor.startPosition.row;
+        if (sr < n) {
+          hasCode[sr] = 1;
+          if (b > 0) (parent.open ??= []).push(b, sr);
+          else if (b < 0) closeBracket(parent, -b, sr);
+          else if (f & F_END) addCloser(parent.sr, sr);
+          else if (parent.flags & F_OWNER) addClause(parent, sr);
         }
-      } else if (spec.comments.has(type)) {
+      }
+    } else {
+      const sr = cursor.startPosition.row;
+      if (sr >= n) {
+        // beyond the input (cannot happen for text we joined ourselves): ignore
+      } else if (f & F_COMMENT) {
+        const er = endRow(sr);
         for (let r = sr; r <= er && r < n; r++) commentRow[r] = 1;
+      } else if (f & F_IDENT) {
+        hasCode[sr] = 1;
+        if (parent.block) stmts.push(sr, sr);
       } else {
         hasCode[sr] = 1;
-        if (parent.block && !spec.blocks.has(type)) {
+        const er = endRow(sr);
+        const statement = parent.block && !(f & F_BLOCK);
+        if (statement) {
           stmts.push(sr, er);
           parent.stmts++;
           if (
+            f & F_DOCSTMT &&
             spec.docstrings &&
             parent.stmts === 1 &&
-            type === 'expression_statement' &&
             (stack.length === 1 || spec.docstringOwners?.has(stack[stack.length - 2]!.type))
           ) {
             const node = cursor.currentNode;
@@ -273,59 +419,54 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
               for (let r = sr; r <= er && r < n; r++) docRow[r] = 1;
             }
           }
-          if (spec.requireCandidates?.has(type) && spec.requireImport) {
+          if (f & F_REQUIRE && spec.requireImport) {
             const names = spec.requireImport(cursor.currentNode);
             if (names) addImport(sr, er, names);
           }
         }
-        if (IDENTIFIER_TYPES.has(type) && er === sr) {
-          // identifiers are leaves in every grammar here; the length cap guards odd error recovery
-          const t = cursor.nodeText;
-          if (t.length <= 120) push(uses, sr, t);
-        } else if (spec.opaque.has(type)) {
-          // strings: not descended into
+        if (f & F_OPAQUE) {
+          // strings are not descended into; remember the rows they cover for the identifier scan
+          if (er > sr) {
+            for (let r = sr + 1; r < er; r++) stringRow[r] = 1;
+            stringEndCol[er] = cursor.endPosition.column;
+          }
         } else {
-          const isDecorator = spec.decorators.has(type);
+          const type = names[id] ?? 'ERROR';
+          const isDecorator = (f & F_DECORATOR) !== 0;
           if (isDecorator) {
             for (let r = sr; r <= er && r < n; r++) {
               decoRow[r] = 1;
               (parent.pending ??= []).push(r);
             }
           }
-          child = frame(type, sr, er, spec.blocks.has(type));
-          const kind = spec.scopes[type];
-          if (kind && er > sr) {
-            const scope = analyzeScope(cursor.currentNode, kind, parent, sr, er);
-            child.scope = scopes.length;
+          // Multi-line nodes are walked whole. Inside one line only a statement's top levels are visited
+          // (down to where definitions live, spec.defDepth): nothing else there is structural.
+          const budget =
+            er > sr ? DEEP : f & F_BLOCK ? 1 : statement ? spec.defDepth : parent.budget >= DEEP ? 0 : parent.budget - 1;
+          if (budget > 0) child = frame(type, f, sr, (f & F_BLOCK) !== 0, budget);
+          if (f & F_SCOPE && er > sr) {
+            const scope = analyzeScope(cursor.currentNode, spec.scopes[type]!, parent, sr, er);
+            if (child) child.scope = scopes.length;
             scopes.push(scope);
-          } else if (WRAPPERS.has(type)) {
+          } else if (f & F_WRAPPER) {
             // the definition inside a wrapper takes the decorators seen before the wrapper
-            child.pending = parent.pending;
+            if (child) child.pending = parent.pending;
             parent.pending = null;
           } else if (!isDecorator) {
             // a decorator applies to the next sibling only
             parent.pending = null;
           }
-          if (spec.clauses.has(type)) addClause(nearestOwner(), sr);
-          if (type === 'jsx_opening_element') (parent.open ??= []).push(JSX_OPEN, sr);
-          else if (type === 'jsx_closing_element' && parent.open) {
-            const open = parent.open;
-            for (let i = open.length - 2; i >= 0; i -= 2) {
-              if (open[i] === JSX_OPEN) {
-                addCloser(open[i + 1]!, sr);
-                open.splice(i, 2);
-                break;
-              }
-            }
-          }
-          if (spec.imports.has(type)) addImport(sr, er, spec.importNames(cursor.currentNode));
-          const defField = spec.definers[type];
-          if (defField) {
+          if (f & F_CLAUSE) addClause(nearestOwner(), sr);
+          if (f & F_JSX_OPEN) (parent.open ??= []).push(JSX_OPEN, sr);
+          else if (f & F_JSX_CLOSE) closeBracket(parent, JSX_OPEN, sr);
+          if (f & F_IMPORT) addImport(sr, er, spec.importNames(cursor.currentNode));
+          if (f & F_DEFINER) {
+            const defField = spec.definers[type]!;
             const node = cursor.currentNode;
             const need = spec.definerNeeds?.[type];
             if (!need || node.childForFieldName(need)) {
-              for (const f of typeof defField === 'string' ? [defField] : defField) {
-                for (const target of node.childrenForFieldName(f)) {
+              for (const fld of typeof defField === 'string' ? [defField] : defField) {
+                for (const target of node.childrenForFieldName(fld)) {
                   for (const d of namesIn(target)) addDefine(d);
                 }
               }
@@ -427,6 +568,8 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     let active: number[] = [];
     let k = 0;
     const out: LineSyntax[] = new Array(n);
+    const isCloser = closerTest(language);
+    const scan = scanOptions(language, keywords);
     for (let row = 0; row < n; row++) {
       let changed = false;
       if (active.some((s) => scopes[s]!.end < row)) {
@@ -444,36 +587,36 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
 
       const text = lines[row] ?? '';
       let kind: LineKind;
-      if (text.trim() === '') kind = 'blank';
+      if (isBlank(text)) kind = 'blank';
       else if (docRow[row]) kind = 'docstring';
       else if (commentRow[row] && !hasCode[row]) kind = 'comment';
       else if (importRow[row]) kind = 'import';
       else if (headerRow[row]) kind = 'header';
       else if (decoRow[row] && !defines[row]) kind = 'decorator';
       else if (clauseRow[row]) kind = 'clause';
-      else if (closerLine(text, language)) kind = 'closer';
+      else if (isCloser(text)) kind = 'closer';
       else kind = 'code';
 
       const def = defines[row];
       const b = bound[row];
-      let u = uses[row];
       let usesOut: string[] = [];
-      if (u) {
-        const skip = def || b ? new Set([...(def ?? []), ...(b ?? [])]) : null;
-        usesOut = [...new Set(u)];
-        if (skip) usesOut = usesOut.filter((x) => !skip.has(x));
+      // include paths are not identifiers
+      const includeLine = kind === 'import' && (language === 'c' || language === 'cpp');
+      if (kind !== 'blank' && kind !== 'comment' && kind !== 'docstring' && !stringRow[row] && !includeLine) {
+        const from = stringEndCol[row]! >= 0 ? stringEndCol[row]! : 0;
+        usesOut = identifiersIn(text, from, scan);
+        if (def || b) usesOut = usesOut.filter((x) => !def?.includes(x) && !b?.includes(x));
       }
-      u = null;
       out[row] = {
         kind,
         depth: active.length,
         scopes: active.slice(),
-        defines: def ? [...new Set(def)] : [],
+        defines: def ? (def.length > 1 ? [...new Set(def)] : def) : [],
         uses: usesOut,
         stmtStart: stmtStart[row]!,
         stmtEnd: stmtEnd[row]!,
-        closers: closers[row] ? [...new Set(closers[row])].sort((a, b) => a - b) : [],
-        pairs: pairs[row] ? [...new Set(pairs[row])].sort((a, b) => a - b) : [],
+        closers: closers[row] ? uniqueSorted(closers[row]!) : [],
+        pairs: pairs[row] ? uniqueSorted(pairs[row]!) : [],
       };
     }
     return {

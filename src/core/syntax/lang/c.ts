@@ -49,6 +49,7 @@ export const c: GrammarSpec = {
     const n = lastName(node);
     return n ? [n] : [];
   },
+  defDepth: 1,
   definers: {
     function_definition: 'declarator',
     declaration: 'declarator',

@@ -47,6 +47,7 @@ export const c_sharp: GrammarSpec = {
     const n = lastName(node);
     return n ? [n] : [];
   },
+  defDepth: 2,
   definers: {
     class_declaration: 'name',
     struct_declaration: 'name',

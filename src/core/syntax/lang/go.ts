@@ -54,6 +54,7 @@ export const go: GrammarSpec = {
     visit(node);
     return out;
   },
+  defDepth: 1,
   definers: {
     function_declaration: 'name',
     method_declaration: 'name',

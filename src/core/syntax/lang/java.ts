@@ -39,6 +39,7 @@ export const java: GrammarSpec = {
     const n = lastName(node);
     return n ? [n] : [];
   },
+  defDepth: 1,
   definers: {
     class_declaration: 'name',
     interface_declaration: 'name',

@@ -85,6 +85,7 @@ export const javascript: GrammarSpec = {
     }
     return any ? out : null;
   },
+  defDepth: 2,
   definers: {
     function_declaration: 'name',
     generator_function_declaration: 'name',

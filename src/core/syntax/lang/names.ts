@@ -34,8 +34,13 @@ const SELF_NAMES = new Set(['self', 'this', '@']);
 /** Node types wrapping a declarator (C/C++): follow their `declarator` field. */
 const DECLARATOR_WRAPPER = /_declarator$|^init_declarator$|^variable_declarator$/;
 
+/** Sigils and ruby predicate/setter suffixes are not part of the name as the lexical scan sees it. */
+function bare(name: string): string {
+  return name.replace(/^[@$]+/, '').replace(/[?!=]$/, '');
+}
+
 export function at(node: Node, name?: string): NameAt {
-  return { name: name ?? node.text, row: node.startPosition.row };
+  return { name: bare(name ?? node.text), row: node.startPosition.row };
 }
 
 /** The defined names in a definition's name/left/pattern/declarator subtree. */

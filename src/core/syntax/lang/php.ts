@@ -49,6 +49,7 @@ export const php: GrammarSpec = {
     const e = node.namedChild(0);
     return e && /^(require|include)(_once)?_expression$/.test(e.type) ? [] : null;
   },
+  defDepth: 1,
   definers: {
     function_definition: 'name',
     method_declaration: 'name',

@@ -37,6 +37,7 @@ export const python: GrammarSpec = {
     }
     return out;
   },
+  defDepth: 1,
   definers: {
     function_definition: 'name',
     class_definition: 'name',

@@ -39,6 +39,7 @@ export const ruby: GrammarSpec = {
     const m = node.childForFieldName('method');
     return m && REQUIRE.has(m.text) ? [] : null;
   },
+  defDepth: 1,
   definers: {
     method: 'name',
     singleton_method: 'name',

@@ -66,6 +66,7 @@ export const rust: GrammarSpec = {
     useNames(node.childForFieldName('argument'), out);
     return out;
   },
+  defDepth: 1,
   definers: {
     function_item: 'name',
     function_signature_item: 'name',

@@ -45,6 +45,11 @@ export interface GrammarSpec {
   readonly definers: Readonly<Record<string, string | readonly string[]>>;
   /** Node type -> field that must be present for the node to define anything (C `struct x {...}` vs `struct x *p`). */
   readonly definerNeeds?: Readonly<Record<string, string>>;
+  /**
+   * How deep below a one-line statement definitions can sit (python `x = 1`: expression_statement >
+   * assignment = 1; C# field > variable_declaration > variable_declarator = 2). Deeper is not visited.
+   */
+  readonly defDepth: number;
   /** Python-style docstrings (first string statement of a module/class/function body). */
   readonly docstrings?: boolean;
   /** Definition node types whose body may hold a docstring. */

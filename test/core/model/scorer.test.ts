@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { emptyBridge } from '../../../src/core/features/bridge.js';
+import { NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
+import { createLearnedScorer } from '../../../src/core/model/index.js';
+import { saveModel } from '../../../src/core/model/io.js';
+import { LamrModel } from '../../../src/core/model/lamr.js';
+import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
+
+describe('createLearnedScorer', () => {
+  it('returns null when the weights are missing', () => {
+    expect(createLearnedScorer(join(tmpdir(), 'skim-no-such-model'))).toBeNull();
+  });
+
+  it('loads saved weights and scores a segment', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skim-model-'));
+    try {
+      const m = new LamrModel(NUM_FEATURES, 8, 'lamr');
+      m.init(4);
+      saveModel(dir, m, emptyBridge(), { threshold: 0.2 });
+      const s = createLearnedScorer(dir);
+      expect(s).not.toBeNull();
+      expect(s!.threshold).toBe(0.2);
+      const lines = ['def f(x):', '    return x + 1', '', 'def g():', '    pass'];
+      const out = s!.score({ query: 'what does f return', lines, syntax: buildSimpleSyntaxIndex(lines, 'python'), language: 'python' });
+      expect(out.keep.length).toBe(5);
+      expect(out.gateSemantic!.length).toBe(5);
+      expect(out.docScore).toBeGreaterThan(0);
+      // float32 weights on disk: same predictions as the in-memory model rounded to float32
+      const m32 = new LamrModel(NUM_FEATURES, 8, 'lamr', Float64Array.from(new Float32Array(m.p)));
+      expect(s!.loaded.model.p).toEqual(m32.p);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
