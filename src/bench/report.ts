@@ -31,9 +31,9 @@ const MAIN_COLUMNS: [string, keyof Summary, 'share' | 'x' | 'ms' | 'int'][] = [
   ['p95 ms', 'latency_ms_p95', 'ms'],
 ];
 
-function table(header: string[], rows: string[][]): string {
+function table(header: string[], rows: string[][], textColumns = 2): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map((_, i) => (i < 2 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  return [line(header), line(header.map((_, i) => (i < textColumns ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
 export function mainTable(rows: ResultRow[]): string {
@@ -98,6 +98,7 @@ export function headlineTable(rows: ResultRow[]): string {
       fmt(r.valid_rate, 'share'),
       fmt(r.latency_ms_p50, 'ms'),
     ]),
+    3,
   );
 }
 

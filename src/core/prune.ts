@@ -223,7 +223,8 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),
-    omitted: maskRanges(chosen.mask, 0),
+    // One range per marker: runs split where the file changes (grep/multi input).
+    omitted: omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
     score: round(docScore),
     tokensIn,
     tokensOut: countTokens(text),

@@ -41,15 +41,21 @@ export interface McpOptions {
   log?: (line: string) => void;
 }
 
-export async function createMcpServer(opts: McpOptions): Promise<McpServer> {
+export interface SkimMcpServer {
+  server: McpServer;
+  /** Resolves once no tool call is running. */
+  idle(): Promise<void>;
+}
+
+export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> {
   const ws = await Workspace.open(opts.root);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = new McpServer({ name: 'skim', version: VERSION });
 
   /** Tool errors the agent can act on become isError results; anything else is logged too. */
-  inFlight.set(server, 0);
+  let running = 0;
   const run = async (tool: string, work: () => Promise<string>) => {
-    inFlight.set(server, (inFlight.get(server) ?? 0) + 1);
+    running++;
     try {
       return { content: [{ type: 'text' as const, text: await work() }] };
     } catch (err) {
@@ -57,7 +63,7 @@ export async function createMcpServer(opts: McpOptions): Promise<McpServer> {
       if (!(err instanceof WorkspaceError)) log(`skim mcp: ${tool} failed: ${message}`);
       return { content: [{ type: 'text' as const, text: `Error: ${message}` }], isError: true };
     } finally {
-      inFlight.set(server, (inFlight.get(server) ?? 1) - 1);
+      running--;
     }
   };
 
@@ -94,22 +100,15 @@ export async function createMcpServer(opts: McpOptions): Promise<McpServer> {
   );
 
   log(`skim mcp: serving read_file and grep for ${ws.root}`);
-  return server;
+  const idle = async () => {
+    while (running > 0) await new Promise((r) => setTimeout(r, 20));
+  };
+  return { server, idle };
 }
-
-/** Resolves once no tool call is running (checked on the next turns of the event loop). */
-async function drained(server: McpServer): Promise<void> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 20));
-    if (inFlight.get(server) === 0) return;
-  }
-}
-
-const inFlight = new WeakMap<McpServer, number>();
 
 /** Serve over stdio until the client disconnects. */
 export async function runStdioServer(opts: McpOptions): Promise<void> {
-  const server = await createMcpServer(opts);
+  const { server, idle } = await createMcpServer(opts);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
@@ -117,7 +116,7 @@ export async function runStdioServer(opts: McpOptions): Promise<void> {
   await server.connect(transport);
   // When the client closes our stdin, let calls in flight answer, then end the session.
   process.stdin.once('end', () => {
-    void drained(server).then(() => server.close());
+    void idle().then(() => server.close());
   });
   await closed;
 }

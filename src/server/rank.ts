@@ -5,6 +5,7 @@
  * `skim rank`.
  */
 import type { PruneRequest, PruneResult } from '../core/types.js';
+import { OverloadedError } from './limits.js';
 
 export interface RankDocument {
   id?: string | number;
@@ -64,6 +65,8 @@ export async function rankDocuments(
         ...(opts.includeText ? { text: r.text } : {}),
       };
     } catch (err) {
+      // A full server is the caller's problem (503), not this document's.
+      if (err instanceof OverloadedError) throw err;
       return { ...base, score: 0, tokensIn: 0, tokensOut: 0, error: err instanceof Error ? err.message : String(err) };
     }
   };

@@ -186,3 +186,32 @@ export function formatTable(rows: Row[]): string {
 }
 
 export { countTokens };
+
+/**
+ * Scoring latency (features + model, syntax excluded) on files of 800-1,200 lines: p50/p95 wall ms
+ * and the p50 normalized to 1,000 lines. Each file is scored once to warm up, then timed `reps` times.
+ */
+export async function scoringLatency(scorer: Scorer, files: LabeledFile[], reps = 5): Promise<{ files: number; p50: number; p95: number; p50Per1000: number }> {
+  const syntax = await loadSyntaxSource();
+  const times: number[] = [];
+  const per1000: number[] = [];
+  for (const f of files) {
+    if (f.lines.length < 800 || f.lines.length > 1200) continue;
+    await syntax.prepare(f.lang);
+    const syn = syntax.build(f.lines, f.lang);
+    const input = { query: f.query, lines: f.lines, syntax: syn, language: f.lang, path: f.path };
+    scorer.score(input);
+    for (let k = 0; k < reps; k++) {
+      const t0 = performance.now();
+      scorer.score({ ...input, query: `${f.query} ` }); // a fresh query string: no cached query analysis
+      const dt = performance.now() - t0;
+      times.push(dt);
+      per1000.push((dt * 1000) / f.lines.length);
+    }
+  }
+  const q = (a: number[], p: number): number => {
+    const s = [...a].sort((x, y) => x - y);
+    return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : 0;
+  };
+  return { files: times.length / reps, p50: q(times, 0.5), p95: q(times, 0.95), p50Per1000: q(per1000, 0.5) };
+}

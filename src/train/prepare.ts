@@ -70,7 +70,7 @@ function bridgeSample(f: LabeledFile, termCache: Map<string, string[][]>): Bridg
   let lt = termCache.get(key);
   if (!lt) {
     lt = f.lines.map((l) => terms(l));
-    termCache.set(key, lt);
+    if (f.source !== 'commit') termCache.set(key, lt); // teacher files repeat (4 queries each); commit windows rarely do
   }
   const file = new Set<string>();
   for (const t of lt) for (const x of t) file.add(x);

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { SkimError } from '../../core/errors.js';
 import { runTraining } from '../../train/pipeline.js';
-import { evaluateSets, formatTable, loadEvalSets, scorersFor } from '../../train/evaluate.js';
+import { evaluateSets, formatTable, loadEvalSets, scorersFor, scoringLatency } from '../../train/evaluate.js';
 
 interface EvalOptions {
   model: string[];
@@ -19,6 +19,7 @@ interface EvalOptions {
   heuristic: boolean;
   limit?: number;
   json?: string;
+  latency?: boolean;
 }
 
 interface TrainOptions {
@@ -91,6 +92,7 @@ export function registerModelEval(program: Command): void {
     .option('--no-heuristic', 'leave the heuristic scorer out')
     .option('--limit <n>', 'only the first n cases of each bench file', int('--limit', 1))
     .option('--json <file>', 'also write the rows as JSON')
+    .option('--latency', 'also time scoring of 800-1200-line swebench files (features + model, no syntax)')
     .action(async (opts: EvalOptions) => {
       const models = (opts.model ?? []).map((m) => {
         const [name, dir] = m.includes('=') ? m.split('=', 2) : [m, m];
@@ -113,6 +115,15 @@ export function registerModelEval(program: Command): void {
         },
       });
       (bar as ReturnType<typeof makeProgress> | null)?.stop();
+      if (opts.latency) {
+        const sw = sets.find((x) => x.name === 'swebench-dev');
+        if (sw) {
+          for (const sp of scorersFor(models, opts.heuristic)) {
+            const l = await scoringLatency(sp.scorer, sw.files);
+            process.stdout.write(`latency ${sp.name}: ${l.files} files of 800-1200 lines, p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, p50 per 1000 lines ${l.p50Per1000.toFixed(2)} ms\n`);
+          }
+        }
+      }
       if (opts.json) writeFileSync(opts.json, JSON.stringify(rows, null, 1) + '\n');
       process.stdout.write(formatTable(rows) + '\n');
     });

@@ -1,6 +1,14 @@
+/**
+ * Prints the SyntaxIndex of a file line by line (kind, depth, defines, closers, pairs, statement range, uses)
+ * and its scopes/imports/definitions. Usage: npx tsx scripts/syntax-dump.ts FILE [language]
+ */
 import { readFileSync } from 'node:fs';
 import { ensureGrammar, buildSyntaxIndex, detectLanguage } from '../src/core/syntax/index.js';
 const [file, langArg] = process.argv.slice(2);
+if (!file) {
+  console.error('usage: npx tsx scripts/syntax-dump.ts FILE [language]');
+  process.exit(2);
+}
 const text = readFileSync(file, 'utf8');
 const lang = langArg ?? detectLanguage(file, text);
 await ensureGrammar(lang);
