@@ -20,7 +20,7 @@ export async function run(argv: string[]): Promise<void> {
     .name('skim')
     .description('Query-conditioned code-context pruner for coding agents')
     .version(VERSION)
-    .showHelpAfterError()
+    .showHelpAfterError('(add --help for usage)')
     .exitOverride(); // inherited by sub-commands: usage errors exit 64, not 1
   // --- command registrations (one line each) ---
   registerPrune(program);

@@ -108,6 +108,8 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
 
 /** Serve over stdio until the client disconnects. */
 export async function runStdioServer(opts: McpOptions): Promise<void> {
+  // stdout is the protocol: a stray console.log anywhere in the process would corrupt it.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const { server, idle } = await createMcpServer(opts);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

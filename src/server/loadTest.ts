@@ -69,6 +69,8 @@ interface Config {
   name: string;
   endpoint: '/prune' | '/v1/prune';
   workers: number;
+  /** Overrides --connections (1 = latency of a lone request). */
+  connections?: number;
   body: (inp: { code: string; query: string; path: string }) => unknown;
 }
 
@@ -78,6 +80,7 @@ const CONFIGS: Config[] = [
   { name: 'POST /prune (SWE-Pruner wire), 2 worker threads', endpoint: '/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query }) },
   { name: 'POST /v1/prune adaptive, 1 worker thread', endpoint: '/v1/prune', workers: 1, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
   { name: 'POST /v1/prune adaptive, inline (main thread)', endpoint: '/v1/prune', workers: 0, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
+  { name: 'POST /v1/prune adaptive, 2 worker threads, 1 connection', endpoint: '/v1/prune', workers: 2, connections: 1, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
 ];
 
 export interface LoadFigure {
@@ -111,7 +114,7 @@ async function runOne(cfg: Config, input: { code: string; query: string; path: s
     // Warm up every worker (grammar and model load, JIT) with the same concurrency as the run.
     for (let round = 0; round < 5; round++) {
       await Promise.all(
-        Array.from({ length: args.connections }, async () => {
+        Array.from({ length: cfg.connections ?? args.connections }, async () => {
           const res = await fetch(`${server.url}${cfg.endpoint}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
           if (res.status !== 200) throw new Error(`warm-up got ${res.status}: ${await res.text()}`);
           await res.arrayBuffer();
@@ -124,7 +127,7 @@ async function runOne(cfg: Config, input: { code: string; query: string; path: s
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
-      connections: args.connections,
+      connections: cfg.connections ?? args.connections,
       duration: args.duration,
     });
     return {
@@ -155,10 +158,12 @@ interface AutocannonResult {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const input = loadInput(args);
-  const single = await createPruner().prune({ code: input.code, query: input.query, path: input.path });
+  const pruner = createPruner();
+  const single = await pruner.prune({ code: input.code, query: input.query, path: input.path });
+  const scorer = (await pruner.scorer()).name;
   const lines = input.code.split('\n').length - 1;
   process.stderr.write(
-    `input: ${input.path}, ${lines} lines, ${single.tokensIn} tokens -> ${single.tokensOut} (adaptive); ` +
+    `input: ${input.path}, ${lines} lines, ${single.tokensIn} tokens -> ${single.tokensOut} (adaptive); scorer ${scorer}; ` +
       `${availableParallelism()} CPUs; ${args.connections} connections, ${args.duration} s per configuration\n`,
   );
   // The machine may be shared: record how busy it was, the figures depend on it.
@@ -182,7 +187,7 @@ async function main(): Promise<void> {
   );
   const loadAfter = loadavg()[0];
   process.stdout.write(`\n1-minute load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after\n`);
-  if (args.out) writeFileSync(args.out, JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, args, loadBefore, loadAfter, figures }, null, 2));
+  if (args.out) writeFileSync(args.out, JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, scorer, args, loadBefore, loadAfter, figures }, null, 2));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

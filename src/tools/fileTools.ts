@@ -92,6 +92,7 @@ export function compilePattern(pattern: string, opts: GrepOptions = {}): RegExp 
 export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
   const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
   const out: string[] = [];
+  const seenDirs = new Set<string>(); // real paths: symlinked directory loops are walked once
   const walk = async (p: string, rel: string, explicit: boolean) => {
     let stat;
     try {
@@ -102,6 +103,9 @@ export async function listFiles(roots: string[], glob?: string): Promise<string[
     }
     if (stat.isDirectory()) {
       if (!explicit && SKIP_DIRS.has(path.basename(p))) return;
+      const real = await fs.realpath(p).catch(() => p);
+      if (seenDirs.has(real)) return;
+      seenDirs.add(real);
       const entries = (await fs.readdir(p)).sort();
       for (const e of entries) await walk(path.join(p, e), rel ? `${rel}/${e}` : e, false);
     } else if (stat.isFile()) {

@@ -13,6 +13,8 @@ import { parseText } from './parse.js';
 
 /** Inputs larger than this are not parsed (tree-sitter time and memory grow with size). */
 export const MAX_PARSE_CHARS = 4_000_000;
+/** A line longer than this is minified/generated code: parsing it costs seconds and yields no useful structure. */
+export const MAX_PARSE_LINE = 200_000;
 
 export function buildSyntaxIndex(lines: string[], language: string): SyntaxIndex {
   const lang = normalizeLanguage(language);
@@ -22,8 +24,12 @@ export function buildSyntaxIndex(lines: string[], language: string): SyntaxIndex
     const parser = loadedParser(lang);
     if (spec && parser && lines.length > 0) {
       let size = 0;
-      for (const l of lines) size += l.length + 1;
-      if (size <= MAX_PARSE_CHARS) {
+      let longest = 0;
+      for (const l of lines) {
+        size += l.length + 1;
+        if (l.length > longest) longest = l.length;
+      }
+      if (size <= MAX_PARSE_CHARS && longest <= MAX_PARSE_LINE) {
         const tree = parseText(parser, lines.join('\n'), lang);
         if (tree) {
           try {

@@ -5,26 +5,38 @@
  */
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 
-/** Above this many characters a single chunk is estimated instead of encoded (BPE on megabyte lines is slow). */
-const EXACT_LIMIT = 200_000;
+/** Above this many characters text is encoded in line-aligned chunks. */
+const CHUNK_CHARS = 100_000;
+/** A run of non-space characters longer than this is estimated: BPE on one huge pre-token is quadratic. */
+const LONG_RUN = 2_000;
+const LONG_RUN_RE = /\S{2000,}/g;
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length <= EXACT_LIMIT) return countO200k(text);
-  // Encode in line-aligned chunks: exact up to merges across chunk borders (a slight over-count).
+  if (text.length <= LONG_RUN) return countO200k(text);
   let total = 0;
   for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + EXACT_LIMIT);
+    let end = Math.min(text.length, start + CHUNK_CHARS);
     if (end < text.length) {
       const nl = text.lastIndexOf('\n', end);
       if (nl > start) end = nl + 1;
     }
-    const chunk = text.slice(start, end);
-    // A chunk without any whitespace (minified/binary-ish) is pathological for BPE: bound it.
-    total += /\s/.test(chunk) ? countO200k(chunk) : Math.ceil(chunk.length / 2);
+    total += countChunk(text.slice(start, end));
     start = end;
   }
   return total;
+}
+
+/** Exact count, except runs of >= 2,000 non-space characters (minified code, base64), counted as 1 token per 2 characters (an over-estimate). */
+function countChunk(chunk: string): number {
+  let total = 0;
+  let last = 0;
+  for (const m of chunk.matchAll(LONG_RUN_RE)) {
+    total += countO200k(chunk.slice(last, m.index));
+    total += Math.ceil(m[0].length / 2);
+    last = m.index! + m[0].length;
+  }
+  return total + countO200k(chunk.slice(last));
 }
 
 const lineCache = new Map<string, number>();

@@ -43,13 +43,15 @@ describe('buildSyntaxIndex never throws', () => {
     await ensureGrammar('javascript');
     const line = 'var a=' + '[1,2,{b:"x"}],'.repeat(150_000) + '0;';
     for (const lang of ['javascript', 'json', 'text']) wellFormed(buildSyntaxIndex([line], lang), 1);
+    // minified code is not worth a multi-second parse: the fallback takes it
+    expect(buildSyntaxIndex([line], 'javascript').hasGrammar).toBe(false);
   });
 
   it('handles binary garbage', async () => {
     await ensureGrammar('c');
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const lines = Array.from({ length: 200 }, () => String.fromCharCode(...Array.from({ length: 80 }, () => Math.floor(rnd() * 256))));
+    const lines = Array.from({ length: 100 }, () => String.fromCharCode(...Array.from({ length: 80 }, () => Math.floor(rnd() * 256))));
     for (const lang of ['c', 'python', 'kotlin', 'text', 'yaml']) {
       const idx = buildSyntaxIndex(lines, lang);
       wellFormed(idx, lines.length);
@@ -58,7 +60,7 @@ describe('buildSyntaxIndex never throws', () => {
 
   it('handles unbalanced brackets and deep nesting', async () => {
     await ensureGrammar('python');
-    const lines = ['def f(:', ...Array.from({ length: 3000 }, (_, i) => ' '.repeat(Math.min(i, 200)) + '(['), '}}}]])'];
+    const lines = ['def f(:', ...Array.from({ length: 1000 }, (_, i) => ' '.repeat(Math.min(i, 200)) + '(['), '}}}]])'];
     wellFormed(buildSyntaxIndex(lines, 'python'), lines.length);
     wellFormed(buildFallbackIndex(lines, 'kotlin'), lines.length);
   });

@@ -1,0 +1,216 @@
+/**
+ * The `skim` command as a user runs it: exit codes, stdout for content only, one-line errors
+ * (never a stack trace) for bad input, fail-open for content problems.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const EXAMPLE = path.join(ROOT, 'examples/logging.py');
+const QUERY = 'Where are the caplog records replaced instead of cleared?';
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-cli-'));
+
+function skim(args: string[], input?: string | Buffer) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    input: input ?? '',
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), raw: r.stdout };
+}
+
+function noStack(stderr: string) {
+  expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  expect(stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+}
+
+describe('skim prune', () => {
+  it('prunes a real file within the budget and prints only code', () => {
+    const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/# \.\.\. \d+ lines omitted \(\d+-\d+\)/);
+    expect(r.stdout).toContain('def get_records');
+  });
+
+  it('--json prints exactly one object with the documented fields', () => {
+    const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '8', '--json']);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const o = JSON.parse(lines[0]);
+    for (const k of ['text', 'kept', 'omitted', 'score', 'tokensIn', 'tokensOut', 'language', 'ms']) expect(o).toHaveProperty(k);
+    expect(o.language).toBe('python');
+    expect(o.tokensOut).toBeLessThanOrEqual(Math.floor(o.tokensIn / 8));
+  });
+
+  it('reads stdin with -', () => {
+    const r = skim(['prune', '-', '--query', QUERY, '--tokens', '800', '--language', 'py'], readFileSync(EXAMPLE));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('omitted');
+  });
+
+  it('--explain shows a score gutter', () => {
+    const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4', '--explain']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^\d\.\d{3} .+ [K-] /m);
+  });
+
+  it('--batch streams one result per request with the id echoed', () => {
+    const batch = path.join(tmp, 'batch.jsonl');
+    writeFileSync(
+      batch,
+      [
+        JSON.stringify({ id: 'a', path: EXAMPLE, query: QUERY, ratio: 4 }),
+        JSON.stringify({ id: 'b', code: 'x = 1\n', query: 'x' }),
+        'not json',
+        JSON.stringify({ id: 'c', path: path.join(tmp, 'missing.py'), query: 'q' }),
+      ].join('\n'),
+    );
+    const r = skim(['prune', '--batch', batch]);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => o.id)).toEqual(['a', 'b', null, 'c']);
+    expect(out[0].tokensOut).toBeLessThanOrEqual(Math.floor(out[0].tokensIn / 4));
+    expect(out[1].text).toBe('x = 1\n');
+    expect(out[2].error).toMatch(/not valid JSON/);
+    expect(out[3].error).toMatch(/no such file/);
+    expect(r.status).toBe(1);
+  });
+});
+
+describe('bad input', () => {
+  it('missing path: one line, exit 66', () => {
+    const r = skim(['prune', path.join(tmp, 'nope.py'), '--query', 'q']);
+    expect(r.status).toBe(66);
+    expect(r.stderr).toMatch(/^skim: no such file/);
+    noStack(r.stderr);
+  });
+
+  it('a directory: one line, exit 66', () => {
+    const r = skim(['prune', tmp, '--query', 'q']);
+    expect(r.status).toBe(66);
+    expect(r.stderr).toMatch(/is a directory/);
+    noStack(r.stderr);
+  });
+
+  it('bad option values: usage error, exit 64', () => {
+    const r = skim(['prune', EXAMPLE, '--query', 'q', '--ratio', 'zero']);
+    expect(r.status).toBe(64);
+    noStack(r.stderr);
+    expect(skim(['prune', EXAMPLE, '--ratio', '4', '--tokens', '5']).status).toBe(64);
+  });
+
+  it('binary file fails open: original bytes out, warning on stderr', () => {
+    const bin = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0, 0, 10, 65, 66, 10]);
+    const f = path.join(tmp, 'a.bin');
+    writeFileSync(f, bin);
+    const r = skim(['prune', f, '--query', 'q', '--ratio', '4']);
+    expect(r.status).toBe(0);
+    expect(Buffer.compare(r.raw, bin)).toBe(0);
+    expect(r.stderr).toMatch(/binary/);
+  });
+
+  it('invalid UTF-8 fails open with the original bytes', () => {
+    const bad = Buffer.concat([Buffer.from('def f():\n    return "'), Buffer.from([0xff, 0xfe]), Buffer.from('"\n')]);
+    const f = path.join(tmp, 'bad.py');
+    writeFileSync(f, bad);
+    const r = skim(['prune', f, '--query', 'q']);
+    expect(r.status).toBe(0);
+    expect(Buffer.compare(r.raw, bad)).toBe(0);
+    expect(r.stderr).toMatch(/UTF-8/);
+  });
+
+  it('empty file: empty output, exit 0', () => {
+    const f = path.join(tmp, 'empty.py');
+    writeFileSync(f, '');
+    const r = skim(['prune', f, '--query', 'q', '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).text).toBe('');
+  });
+
+  it('a 2 MB single line comes back whole', () => {
+    const f = path.join(tmp, 'long.js');
+    const line = 'var a = "' + 'x'.repeat(2 * 1024 * 1024) + '";\n';
+    writeFileSync(f, line);
+    const r = skim(['prune', f, '--query', 'where is a set']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(line);
+  });
+
+  it('a 200,000-line file is pruned, honestly', () => {
+    const f = path.join(tmp, 'huge.py');
+    const body: string[] = [];
+    for (let i = 0; i < 200_000; i++) body.push(i % 50 === 0 ? `def handler_${i}(request):` : `    value_${i} = compute(request, ${i})`);
+    writeFileSync(f, body.join('\n') + '\n');
+    const r = skim(['prune', f, '--query', 'what does handler_1000 compute?', '--json']);
+    expect(r.status).toBe(0);
+    const o = JSON.parse(r.stdout);
+    const covered = [...o.kept, ...o.omitted].reduce((s: number, [a, b]: [number, number]) => s + b - a + 1, 0);
+    expect(covered).toBe(200_000);
+    expect(o.tokensOut).toBeLessThan(o.tokensIn);
+  }, 120_000);
+
+  it('unknown extension goes through the fallback', () => {
+    const f = path.join(tmp, 'notes.zzz');
+    const lines = Array.from({ length: 120 }, (_, i) => (i === 60 ? 'the retry delay doubles each time' : `line ${i} of unrelated text here`));
+    writeFileSync(f, lines.join('\n') + '\n');
+    const r = skim(['prune', f, '--query', 'how does the retry delay grow?', '--json']);
+    expect(r.status).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(o.language).toBe('text');
+    expect(o.text).toContain('the retry delay doubles each time');
+  });
+
+  it('empty query returns the input unchanged; a 10 KB query works', () => {
+    const r1 = skim(['prune', EXAMPLE, '--query', '']);
+    expect(r1.status).toBe(0);
+    expect(r1.stdout).toBe(readFileSync(EXAMPLE, 'utf8'));
+    const r2 = skim(['prune', EXAMPLE, '--query', 'caplog records clear '.repeat(500), '--ratio', '4', '--json']);
+    expect(r2.status).toBe(0);
+    expect(JSON.parse(r2.stdout).tokensOut).toBeGreaterThan(0);
+  });
+});
+
+describe('skim cat and skim grep', () => {
+  it('cat numbers like cat -n and prunes with --focus', () => {
+    const plain = skim(['cat', EXAMPLE]);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout.split('\n')[0]).toBe('     1\t"""Access and control log capturing."""');
+    const pruned = skim(['cat', EXAMPLE, '--focus', QUERY]);
+    expect(pruned.status).toBe(0);
+    expect(pruned.stdout.length).toBeLessThan(plain.stdout.length);
+    expect(pruned.stdout).toMatch(/^\s+\d+\t/m);
+  });
+
+  it('cat of a missing file: message on stderr, exit 1, others still printed', () => {
+    const r = skim(['cat', path.join(tmp, 'nope.py'), EXAMPLE]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no such file/);
+    expect(r.stdout).toContain('==> ');
+  });
+
+  it('grep finds matches with path:line: prefixes, exits 1 on none and 2 on a bad pattern', () => {
+    const r = skim(['grep', 'def get_records', 'examples']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^examples\/logging\.py:\d+:\s+def get_records/m);
+    expect(skim(['grep', 'no_such_token_anywhere_xyz', 'examples']).status).toBe(1);
+    const bad = skim(['grep', '(unclosed', 'examples']);
+    expect(bad.status).toBe(2);
+    noStack(bad.stderr);
+  });
+
+  it('grep --glob filters files and follows no symlinked directory loops', () => {
+    const d = mkdtempSync(path.join(tmp, 'g-'));
+    writeFileSync(path.join(d, 'a.py'), 'token_here = 1\n');
+    writeFileSync(path.join(d, 'b.txt'), 'token_here = 2\n');
+    symlinkSync(d, path.join(d, 'loop'));
+    const r = skim(['grep', 'token_here', d, '--glob', '*.py']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('a.py:1:token_here = 1');
+    expect(r.stdout).not.toContain('b.txt');
+  });
+});
