@@ -22,6 +22,10 @@ export const SMALL_TOKENS = 500;
 /** Beyond these sizes the tree-sitter pass is skipped (indentation/bracket fallback instead). */
 const MAX_PARSE_CHARS = 4_000_000;
 const MAX_PARSE_LINES = 60_000;
+/** In multi-file input, files whose best line scores below this share of the best file's collapse. */
+const COLLAPSE_BELOW = 0.25;
+/** Keep probability given to pinned lines: above any threshold, first in any budget order. */
+const PINNED = 2;
 /** Queries are truncated to this many characters (a pasted log should not dominate the run time). */
 const MAX_QUERY_CHARS = 20_000;
 
@@ -82,6 +86,8 @@ function validate(req: PruneRequest): void {
   if (req.tokens !== undefined && !(Number.isInteger(req.tokens) && req.tokens >= 0)) throw new SkimError('`tokens` must be a non-negative integer', 'EUSAGE');
   if (req.threshold !== undefined && !(Number.isFinite(req.threshold) && req.threshold >= 0 && req.threshold <= 1))
     throw new SkimError('`threshold` must be a number in [0, 1]', 'EUSAGE');
+  if (req.pinLines !== undefined && !(Array.isArray(req.pinLines) && req.pinLines.every((l) => Number.isInteger(l) && l >= 1)))
+    throw new SkimError('`pinLines` must be an array of 1-based line numbers', 'EUSAGE');
   if (req.ratio !== undefined && req.tokens !== undefined) throw new SkimError('give either `ratio` or `tokens`, not both', 'EUSAGE');
 }
 
@@ -186,6 +192,16 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     docWeight += seg.lines.length;
   }
   docScore = docWeight ? docScore / docWeight : 0;
+  // Multi-file input (grep over many files, ==> headers): a file far below the best one collapses
+  // to its marker, which names it, its line range and (for grep) its match count.
+  const segScores = doc.segments.map((seg) => seg.lines.reduce((m, i) => Math.max(m, probs[i]), 0));
+  if (doc.segments.length > 1) {
+    const best = Math.max(...segScores);
+    doc.segments.forEach((seg, s) => {
+      if (segScores[s] < COLLAPSE_BELOW * best) for (const i of seg.lines) probs[i] = 0;
+    });
+  }
+  for (const line of req.pinLines ?? []) if (line <= n && doc.lines[line - 1].segment !== -1) probs[line - 1] = PINNED;
 
   const doRepair = req.repair ?? true;
   const infos: SegmentRenderInfo[] = [];
@@ -236,10 +252,10 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   };
   if (req.explain) {
     result.explain = doc.lines.map((l, i): LineExplain => {
-      const e: LineExplain = { line: i + 1, score: round(probs[i]), kept: chosen.mask[i] === 1 };
+      const e: LineExplain = { line: i + 1, score: round(Math.min(1, probs[i])), kept: chosen.mask[i] === 1 };
       if (gate && !Number.isNaN(gate[i])) e.gateSemantic = round(gate[i]);
       const why = chosen.reasons[i];
-      if (e.kept) e.reason = l.segment === -1 ? 'layout' : why === 'score' || why === undefined ? 'score' : `repair:${why}`;
+      if (e.kept) e.reason = l.segment === -1 ? 'layout' : why === 'score' || why === undefined ? 'score' : why === 'gap' ? 'gap' : `repair:${why}`;
       return e;
     });
   }

@@ -176,6 +176,8 @@ export interface PruneRequest {
   repair?: boolean;
   /** Return small inputs whole (default true). */
   keepSmall?: boolean;
+  /** 1-based input lines that are always kept (e.g. SWE-Pruner's always_keep_first_frags); counted in budgets. */
+  pinLines?: number[];
 }
 
 export interface LineExplain {

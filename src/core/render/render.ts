@@ -92,7 +92,10 @@ export function markerText(
   const noun = count === 1 ? 'line' : 'lines';
   if (doc.shape === 'grep') {
     const where = seg?.path ? `${seg.path}:${a}-${b}` : `${a}-${b}`;
-    return `... ${count} ${noun} omitted (${where})`;
+    let matches = 0;
+    for (let i = run.start; i <= run.end; i++) if (doc.lines[i].isMatch) matches++;
+    const what = matches > 0 ? `, ${matches} ${matches === 1 ? 'match' : 'matches'}` : '';
+    return `... ${count} ${noun} omitted${what} (${where})`;
   }
   const range = `(${a}-${b})`;
   const comment = info?.lineComment ?? null;
@@ -188,4 +191,4 @@ export function maskRanges(mask: Uint8Array, value: 0 | 1): [number, number][] {
 }
 
 /** Matches every marker skim emits; used by tests and by consumers that re-read omitted ranges. */
-export const MARKER_RE = /\b(\d+) lines? omitted \((?:(.*):)?(\d+)-(\d+)\)\s*$/;
+export const MARKER_RE = /\b(\d+) lines? omitted(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$/;

@@ -1,0 +1,77 @@
+/** prune() behaviours beyond the invariants: small inputs, empty queries, pins, multi-file collapse, misuse. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SkimError } from '../../src/core/errors.js';
+import { createPruner } from '../../src/core/prune.js';
+import { checkInvariants } from '../helpers/invariants.js';
+
+const pruner = createPruner({ scorer: 'heuristic' });
+const logging = readFileSync(path.resolve(__dirname, '../../examples/logging.py'), 'utf8');
+const Q = 'Where are the caplog records replaced instead of cleared?';
+
+describe('prune', () => {
+  it('returns a small input whole unless a budget forces pruning', async () => {
+    const code = 'import os\n\ndef f():\n    return os.sep\n';
+    const r = await pruner.prune({ code, query: 'separator' });
+    expect(r.text).toBe(code);
+    expect(r.omitted).toEqual([]);
+    const forced = await pruner.prune({ code: logging.split('\n').slice(0, 30).join('\n'), query: Q, tokens: 40 });
+    expect(forced.tokensOut).toBeLessThanOrEqual(40);
+    expect(forced.omitted.length).toBeGreaterThan(0);
+  });
+
+  it('without a query nothing is pruned (and says so)', async () => {
+    const r = await pruner.prune({ code: logging });
+    expect(r.text).toBe(logging);
+    expect(r.warnings.join()).toMatch(/no query/);
+  });
+
+  it('pinned lines are kept even when irrelevant, and budgets still hold', async () => {
+    const r = await pruner.prune({ code: logging, query: Q, ratio: 8, pinLines: [1, 2, 3, 700] });
+    expect(checkInvariants(logging, r)).toBeNull();
+    for (const l of [1, 2, 3, 700]) expect(r.keepMask[l - 1]).toBe(1);
+    expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
+  });
+
+  it('explain gives every line a score and every kept line a reason', async () => {
+    const r = await pruner.prune({ code: logging, query: Q, ratio: 4, explain: true });
+    expect(r.explain).toHaveLength(r.keepMask.length);
+    const reasons = new Set(r.explain!.filter((e) => e.kept).map((e) => e.reason));
+    expect(reasons.has('score')).toBe(true);
+    expect([...reasons].some((x) => x?.startsWith('repair:'))).toBe(true);
+  });
+
+  it('without repair, no placeholders or repair-kept lines appear', async () => {
+    const r = await pruner.prune({ code: logging, query: Q, ratio: 4, explain: true, repair: false });
+    expect(checkInvariants(logging, r)).toBeNull();
+    expect(r.explain!.some((e) => e.reason?.startsWith('repair:'))).toBe(false);
+  });
+
+  it('grep output over files collapses a file far below the others to one marker with its match count', async () => {
+    const lines = logging.split('\n');
+    const grep: string[] = [];
+    lines.forEach((l, i) => {
+      if (/records/.test(l)) grep.push(`src/_pytest/logging.py:${i + 1}:${l}`);
+    });
+    for (let i = 0; i < 30; i++) grep.push(`docs/unrelated_${Math.floor(i / 10)}.txt:${i + 1}:banana smoothie recipe number ${i}`);
+    const code = grep.join('\n') + '\n';
+    const r = await pruner.prune({ code, query: Q });
+    expect(checkInvariants(code, r)).toBeNull();
+    expect(r.text).toMatch(/\.\.\. 10 lines omitted, 10 matches \(docs\/unrelated_0\.txt:\d+-\d+\)/);
+    expect(r.text).toContain('src/_pytest/logging.py:');
+  });
+
+  it('is deterministic', async () => {
+    const a = await pruner.prune({ code: logging, query: Q, ratio: 4 });
+    const b = await createPruner({ scorer: 'heuristic' }).prune({ code: logging, query: Q, ratio: 4 });
+    expect(a.text).toBe(b.text);
+  });
+
+  it('throws SkimError on misuse', async () => {
+    await expect(pruner.prune({ code: 1 as unknown as string })).rejects.toBeInstanceOf(SkimError);
+    await expect(pruner.prune({ code: 'x', ratio: 0.5 })).rejects.toThrow(/ratio/);
+    await expect(pruner.prune({ code: 'x', ratio: 2, tokens: 3 })).rejects.toThrow(/either/);
+    await expect(pruner.prune({ code: 'x', threshold: 2 })).rejects.toThrow(/threshold/);
+  });
+});
