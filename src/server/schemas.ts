@@ -18,6 +18,7 @@ export const pruneRequestSchema = z.object({
   explain: z.boolean().optional(),
   repair: z.boolean().optional(),
   keepSmall: z.boolean().optional(),
+  pinLines: z.array(z.number().int().min(1)).max(100_000).optional(),
 });
 
 export const MAX_BATCH = 64;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   fx = makeWorkspace();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'test/server/cliEntry.ts', 'mcp', '--root', fx.root],
+    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', fx.root],
     cwd: REPO,
     stderr: 'pipe',
   });

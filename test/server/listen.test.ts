@@ -30,7 +30,7 @@ describe('listen', () => {
 
 describe('skim serve', () => {
   it('starts, answers, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/server/cliEntry.ts', 'serve', '--port', '0', '--workers', '1'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '1'], {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

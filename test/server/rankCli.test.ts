@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const skim = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'test/server/cliEntry.ts', ...args], { cwd: REPO, encoding: 'utf8' });
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO, encoding: 'utf8' });
 const FILES = ['examples/playground-lru_cache.go', 'examples/playground-http_session.py', 'examples/playground-rate_limiter.ts'];
 
 describe('skim rank', () => {
