@@ -9,7 +9,6 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 const CHUNK_CHARS = 100_000;
 /** A run of non-space characters longer than this is estimated: BPE on one huge pre-token is quadratic. */
 const LONG_RUN = 2_000;
-const LONG_RUN_RE = /\S{2000,}/g;
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
@@ -31,23 +30,16 @@ export function countTokens(text: string): number {
 function countChunk(chunk: string): number {
   let total = 0;
   let last = 0;
-  for (const m of chunk.matchAll(LONG_RUN_RE)) {
-    total += countO200k(chunk.slice(last, m.index));
-    total += Math.ceil(m[0].length / 2);
-    last = m.index! + m[0].length;
+  let runStart = 0;
+  for (let i = 0; i <= chunk.length; i++) {
+    const c = i < chunk.length ? chunk.charCodeAt(i) : 32;
+    if (c === 32 || c === 10 || c === 9 || c === 13) {
+      if (i - runStart >= LONG_RUN) {
+        total += countO200k(chunk.slice(last, runStart)) + Math.ceil((i - runStart) / 2);
+        last = i;
+      }
+      runStart = i + 1;
+    }
   }
   return total + countO200k(chunk.slice(last));
-}
-
-const lineCache = new Map<string, number>();
-const LINE_CACHE_MAX = 50_000;
-
-/** Tokens of one output line including its terminator (an upper bound on its share of the whole text). */
-export function countLineTokens(line: string): number {
-  let n = lineCache.get(line);
-  if (n !== undefined) return n;
-  n = countTokens(line + '\n');
-  if (lineCache.size >= LINE_CACHE_MAX) lineCache.clear();
-  lineCache.set(line, n);
-  return n;
 }
