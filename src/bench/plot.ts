@@ -27,17 +27,45 @@ export function plotPoints(rows: ResultRow[]): PlotPoint[] {
 
 const BUDGET_ORDER = ['natural', 'adaptive', '2x', '4x', '8x', '16x'];
 
+/** Fixed colours so skim stands out and its ablations read as its family. */
+const METHOD_COLORS: [string, string][] = [
+  ['skim', '#d62728'],
+  ['heuristic', '#ff9896'],
+  ['no-repair', '#e377c2'],
+  ['bm25', '#1f77b4'],
+  ['outline', '#2ca02c'],
+  ['repomix', '#ff7f0e'],
+  ['head', '#bcbd22'],
+  ['random', '#9467bd'],
+  ['full', '#7f7f7f'],
+];
+
 export function plotSpec(points: PlotPoint[]): TopLevelSpec {
   const budgets = [...new Set(points.map((p) => p.budget))].sort((a, b) => BUDGET_ORDER.indexOf(a) - BUDGET_ORDER.indexOf(b) || a.localeCompare(b));
   const suites = [...new Set(points.map((p) => p.suite))];
+  const methods = [...new Set(points.map((p) => p.method))];
+  const known = METHOD_COLORS.filter(([m]) => methods.includes(m));
+  const others = methods.filter((m) => !METHOD_COLORS.some(([k]) => k === m));
+  const color = {
+    field: 'method',
+    type: 'nominal',
+    scale: { domain: [...known.map(([m]) => m), ...others], range: [...known.map(([, c]) => c), ...others.map(() => '#17becf')] },
+    legend: { title: 'method' },
+  };
+  const maxX = Math.max(2, ...points.map((p) => p.compression)) * 1.15;
   const layer = {
     layer: [
       {
         mark: { type: 'line', opacity: 0.5 },
         encoding: {
-          x: { field: 'compression', type: 'quantitative', scale: { type: 'log' }, title: 'compression on gold files (tokens in / out, log)' },
+          x: {
+            field: 'compression',
+            type: 'quantitative',
+            scale: { type: 'log', domain: [1, maxX], nice: false },
+            title: 'compression on gold files (tokens in / out, log)',
+          },
           y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] }, title: 'recall of labelled lines (micro)' },
-          color: { field: 'method', type: 'nominal', legend: { title: 'method' } },
+          color,
           order: { field: 'compression', type: 'quantitative' },
         },
       },
@@ -46,7 +74,7 @@ export function plotSpec(points: PlotPoint[]): TopLevelSpec {
         encoding: {
           x: { field: 'compression', type: 'quantitative' },
           y: { field: 'recall', type: 'quantitative' },
-          color: { field: 'method', type: 'nominal' },
+          color,
           shape: { field: 'budget', type: 'nominal', scale: { domain: budgets }, legend: { title: 'budget' } },
           tooltip: [{ field: 'method' }, { field: 'budget' }, { field: 'recall', format: '.3f' }, { field: 'compression', format: '.2f' }],
         },

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
-import type { ModelMode } from '../core/model/lamr.js';
+import type { LossWeights, ModelMode } from '../core/model/lamr.js';
 import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
 import { buildExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
@@ -28,6 +28,8 @@ export interface TrainRunOptions {
   targetRecall?: number;
   /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
   ablationOut?: string;
+  /** Rubric loss weight lambda (default LaMR's 0.6). */
+  lambda?: number;
   log: (msg: string) => void;
   progress: (label: string, total: number) => { update: (done: number, extra?: string) => void; stop: () => void };
 }
@@ -36,6 +38,8 @@ export interface TrainSummary {
   command: string;
   date: string;
   mode: ModelMode;
+  loss: LossWeights;
+  hidden: number;
   seed: number;
   syntax: string;
   data: Record<string, number>;
@@ -122,7 +126,7 @@ function fitAndSave(
   let pairs = 0;
   for (const r of bridges.full.table.values()) pairs += r.length;
   let bar = o.progress('train', 1);
-  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden };
+  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda } };
   let init: Float64Array | undefined;
   if (o.init) {
     const m = loadModel(o.init);
@@ -130,7 +134,7 @@ function fitAndSave(
     if (m.model.mode === cfg.mode) init = m.model.p;
     else o.log(`--init model is ${m.model.mode}, training ${cfg.mode} from scratch`);
   }
-  o.log(`training ${cfg.mode} H=${cfg.hidden} on ${trainEx.length} examples, validating on ${valEx.length}`);
+  o.log(`training ${cfg.mode} H=${cfg.hidden} lambda=${cfg.loss.lambda} on ${trainEx.length} examples, validating on ${valEx.length}`);
   let barTotal = 0;
   const { model, reports, best } = train(trainEx, valEx, cfg, NUM_FEATURES, {
     init,
@@ -164,6 +168,8 @@ function fitAndSave(
     command: process.argv.slice(1).join(' '),
     date: new Date().toISOString(),
     mode: cfg.mode,
+    loss: cfg.loss,
+    hidden: cfg.hidden,
     seed,
     syntax: syntax.name,
     data: count,

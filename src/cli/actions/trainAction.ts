@@ -33,6 +33,7 @@ interface TrainOptions {
   hidden?: number;
   targetRecall?: number;
   ablationOut?: string;
+  lambda?: number;
 }
 
 const int = (name: string, min: number) => (v: string): number => {
@@ -65,6 +66,7 @@ export function registerTrain(program: Command): void {
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
     .option('--hidden <n>', 'hidden units of the shared MLP', int('--hidden', 2))
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
+    .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (LaMR: 0.6)', parseFloat)
     .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', parseFloat)
     .action(async (opts: TrainOptions) => {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');

@@ -43,3 +43,16 @@ function countChunk(chunk: string): number {
   }
   return total + countO200k(chunk.slice(last));
 }
+
+const lineCache = new Map<string, number>();
+const LINE_CACHE_MAX = 50_000;
+
+/** Tokens of one output line including its terminator (an upper bound on its share of the whole text). */
+export function countLineTokens(line: string): number {
+  let n = lineCache.get(line);
+  if (n !== undefined) return n;
+  n = countTokens(line + '\n');
+  if (lineCache.size >= LINE_CACHE_MAX) lineCache.clear();
+  lineCache.set(line, n);
+  return n;
+}
