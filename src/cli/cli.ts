@@ -5,14 +5,19 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import { registerCat } from './actions/catAction.js';
-import { registerGrep } from './actions/grepAction.js';
-import { registerPrune } from './actions/pruneAction.js';
-import { registerServe } from './actions/serveAction.js';
-import { registerMcp } from './actions/mcpAction.js';
-import { registerRank } from './actions/rankAction.js';
-import { registerBench } from './actions/benchAction.js';
-import { registerTrain } from './actions/trainAction.js';
+type Register = (program: Command) => void;
+
+/** Sub-commands, loaded lazily: `skim prune` should not pay for loading the HTTP server or the trainer. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  prune: async () => (await import('./actions/pruneAction.js')).registerPrune,
+  cat: async () => (await import('./actions/catAction.js')).registerCat,
+  grep: async () => (await import('./actions/grepAction.js')).registerGrep,
+  rank: async () => (await import('./actions/rankAction.js')).registerRank,
+  serve: async () => (await import('./actions/serveAction.js')).registerServe,
+  mcp: async () => (await import('./actions/mcpAction.js')).registerMcp,
+  bench: async () => (await import('./actions/benchAction.js')).registerBench,
+  train: async () => (await import('./actions/trainAction.js')).registerTrain,
+};
 
 export async function run(argv: string[]): Promise<void> {
   const program = new Command();
@@ -22,15 +27,10 @@ export async function run(argv: string[]): Promise<void> {
     .version(VERSION)
     .showHelpAfterError('(add --help for usage)')
     .exitOverride(); // inherited by sub-commands: usage errors exit 64, not 1
-  // --- command registrations (one line each) ---
-  registerPrune(program);
-  registerCat(program);
-  registerGrep(program);
-  registerServe(program);
-  registerMcp(program);
-  registerRank(program);
-  registerBench(program);
-  registerTrain(program);
+  // --- command registrations: the named sub-command only, or all of them for help ---
+  const name = argv[2];
+  const wanted = name && name in COMMANDS ? [name] : Object.keys(COMMANDS);
+  for (const cmd of wanted) (await COMMANDS[cmd]())(program);
   try {
     await program.parseAsync(argv);
   } catch (err) {
