@@ -297,12 +297,14 @@ function materializeSelection(
       local[k] = mask[idx];
       localReasons[k] = reasons[idx];
     });
+    // Grep fragments are not a program: structural repair over them would pull unrelated lines.
+    const repairHere = doRepair && seg.contiguous;
     if (local.some((v) => v === 1)) {
-      if (doRepair) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces });
+      if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces });
       // A one-line gap is kept rather than marked; what it brings back may need repair too.
       for (let round = 0; round < 3; round++) {
         if (fillOneLineGaps(local, localReasons) === 0) break;
-        if (doRepair) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces });
+        if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces });
       }
     }
     seg.lines.forEach((idx, k) => {
@@ -312,7 +314,7 @@ function materializeSelection(
     });
     infos[s] = {
       lineComment: a.info.lineComment,
-      placeholders: doRepair ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
+      placeholders: repairHere ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
     };
   });
   const pieces = layout(doc, mask, infos);

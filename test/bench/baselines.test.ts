@@ -104,3 +104,38 @@ describe('baselines', () => {
     expect(out.text).toBe('# ... 200 lines omitted (1-200)\n');
   });
 });
+
+describe('outline', () => {
+  const SRC = [
+    'import os',
+    '',
+    'class Store:',
+    '    """Keeps things."""',
+    '',
+    '    @property',
+    '    def size(self):',
+    '        total = 0',
+    '        for x in self.items:',
+    '            total += x',
+    '        return total',
+    '',
+    'def helper(a,',
+    '           b):',
+    '    c = a + b',
+    '    d = c * 2',
+    '    return d',
+    '',
+  ].join('\n');
+
+  it('keeps definition headers and decorators only, whatever the query', async () => {
+    const { outlineMethod } = await import('../../src/bench/methods/outline.js');
+    const f = prepared(SRC, 'anything');
+    const out = await outlineMethod.run(f, { label: 'adaptive' });
+    const kept = [...out.keepMask].map((v, i) => (v ? i + 1 : 0)).filter(Boolean);
+    // class header, decorator + def, the two-line signature of helper.
+    expect(kept).toEqual([3, 6, 7, 13, 14]);
+    expect(out.text).toContain('# ... 5 lines omitted (8-12)');
+    const g = prepared(SRC, 'something else entirely');
+    expect((await outlineMethod.run(g, { label: 'adaptive' })).text).toBe(out.text);
+  });
+});

@@ -31,23 +31,35 @@ export interface Materialized {
 }
 
 /**
- * The largest k in [0, n] such that `materialize(k).cost <= budget` (binary search, then a short
- * downward walk because marker merging makes cost only nearly monotone in k). Returns -1 when
- * even k = 0 does not fit.
+ * The largest k in [0, n] such that `materialize(k).cost <= budget`: galloping up from k = 1
+ * (1, 2, 4, ...) to bracket the answer, then binary search inside the bracket. Cost is only
+ * nearly monotone in k (markers merge, repair pulls lines in steps), so galloping from the small
+ * end avoids one expensive early seed hiding every cheaper selection. Returns k = -1 when even
+ * k = 0 does not fit.
  */
 export function selectByBudget<T extends Materialized>(
   n: number,
   budget: number,
   materialize: (k: number) => T,
 ): { k: number; result: T | null } {
-  let lo = 0;
-  let hi = n;
-  let best = -1;
-  let bestResult: T | null = null;
   const zero = materialize(0);
   if (zero.cost > budget) return { k: -1, result: null };
-  best = 0;
-  bestResult = zero;
+  let best = 0;
+  let bestResult: T = zero;
+  let step = 1;
+  let hi = n;
+  while (step <= n) {
+    const r = materialize(step);
+    if (r.cost > budget) {
+      hi = step - 1;
+      break;
+    }
+    best = step;
+    bestResult = r;
+    if (step === n) return { k: best, result: bestResult };
+    step = Math.min(n, step * 2);
+  }
+  let lo = best;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     const r = materialize(mid);
