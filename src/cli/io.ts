@@ -2,10 +2,10 @@
  * CLI plumbing shared by the actions: reading input, writing output, and the one boundary where
  * errors become a one-line message and an exit code (never a stack trace for a user error).
  */
-import { promises as fs } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { EXIT_CODES, SkimError } from '../core/errors.js';
 import { createPruner, type Pruner } from '../core/prune.js';
+import { readFileBytes } from '../tools/fileTools.js';
 
 export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -19,14 +19,7 @@ export async function readInput(file: string | undefined): Promise<Buffer> {
     if (process.stdin.isTTY) throw new SkimError('no input: give a FILE or pipe text on stdin', 'EUSAGE');
     return readStdin();
   }
-  let stat;
-  try {
-    stat = await fs.stat(file);
-  } catch {
-    throw new SkimError(`no such file: ${file}`, 'ENOINPUT');
-  }
-  if (stat.isDirectory()) throw new SkimError(`is a directory: ${file}`, 'EISDIR');
-  return fs.readFile(file);
+  return readFileBytes(file);
 }
 
 export function writeOut(text: string): Promise<void> {

@@ -19,8 +19,8 @@ export interface ReadOptions {
   limit?: number;
 }
 
-/** Read a text file, with a clear error for missing paths, directories and binary files. */
-export async function readTextFile(file: string): Promise<string> {
+/** Read a file's bytes, with a one-line SkimError for missing paths, directories and huge files. */
+export async function readFileBytes(file: string): Promise<Buffer> {
   let stat;
   try {
     stat = await fs.stat(file);
@@ -29,8 +29,12 @@ export async function readTextFile(file: string): Promise<string> {
   }
   if (stat.isDirectory()) throw new SkimError(`is a directory: ${file}`, 'EISDIR');
   if (stat.size > 64 * 1024 * 1024) throw new SkimError(`file too large (${stat.size} bytes): ${file}`, 'ETOOLARGE');
-  const buf = await fs.readFile(file);
-  return decodeText(buf);
+  return fs.readFile(file);
+}
+
+/** Read a text file (UTF-8, invalid sequences replaced). */
+export async function readTextFile(file: string): Promise<string> {
+  return decodeText(await readFileBytes(file));
 }
 
 /** UTF-8 decode; invalid sequences become U+FFFD (callers that must keep bytes check isValidUtf8). */

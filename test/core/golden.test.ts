@@ -102,7 +102,8 @@ describe('golden: repair in each grammar language', () => {
     it(`${c.lang}: pruned output keeps headers/closers and parses`, async () => {
       const code = read(c.file);
       const small = code.split('\n').length < 60;
-      const r = await run(`repair-${c.file}.txt`, { code, query: c.query, path: c.file, ratio: small ? 2 : 4 });
+      const name = path.basename(c.file);
+      const r = await run(`repair-${c.lang}${path.extname(name)}.txt`, { code, query: c.query, path: name, ratio: small ? 2 : 4 });
       expect(r.omitted.length).toBeGreaterThan(0);
       const input = await checkSyntax(code, c.lang);
       if (input.hasGrammar && input.ok) expect((await checkSyntax(r.text, c.lang)).ok).toBe(true);
