@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import('./actions/mcpAction.js')).registerMcp,
   bench: async () => (await import('./actions/benchAction.js')).registerBench,
   train: async () => (await import('./actions/trainAction.js')).registerTrain,
+  data: async () => (await import('./actions/dataAction.js')).registerData,
 };
 
 export async function run(argv: string[]): Promise<void> {

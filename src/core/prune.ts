@@ -247,6 +247,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     language: doc.segments[0]?.language ?? 'text',
     ms: 0,
     shape: doc.shape,
+    scorer: scorer.name,
     warnings,
     keepMask: chosen.mask,
   };

@@ -202,6 +202,8 @@ export interface PruneResult {
   language: string;
   ms: number;
   shape: InputShape;
+  /** Name of the scorer that produced the keep probabilities ("lamr", "heuristic", ...). */
+  scorer?: string;
   /** Problems in the content, e.g. "binary input returned unchanged". */
   warnings: string[];
   /** Per input line: was it kept (1) or omitted (0). Parallel to the input lines. */

@@ -89,6 +89,7 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
     language: r.language,
     ms: r.ms,
   };
+  if (r.scorer) out.scorer = r.scorer;
   if (r.warnings.length) out.warnings = r.warnings;
   if (explain && r.explain) out.explain = r.explain;
   return out;
@@ -115,7 +116,7 @@ function renderExplain(code: string, r: PruneResult): string {
     const why = e.kept ? (e.reason ?? '') : '';
     out += `${e.score.toFixed(3)} ${gate} ${mark} ${why.padEnd(17)} ${String(e.line).padStart(width)}| ${lines[e.line - 1] ?? ''}\n`;
   }
-  out += `# doc score ${r.score}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms} ms\n`;
+  out += `# scorer ${r.scorer ?? '?'}; doc score ${r.score}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms} ms\n`;
   return out;
 }
 
