@@ -205,7 +205,11 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   const doRepair = req.repair ?? true;
   const infos: SegmentRenderInfo[] = [];
-  const materialize = (seeds: Uint8Array, banned?: Uint8Array) => materializeSelection(doc, analyses, seeds, doRepair, infos, banned);
+  // Budget mode spends tokens on the lines that matter: repair keeps only what readability and
+  // syntax need (headers' first/last lines, closers, owners of clauses); threshold mode also
+  // brings whole signatures, decorators, and the imports/definitions of used names.
+  const economy = budgetMode;
+  const materialize = (seeds: Uint8Array, banned?: Uint8Array) => materializeSelection(doc, analyses, seeds, doRepair, infos, banned, economy);
 
   let chosen: Materialized;
   let seeds: Uint8Array;
@@ -279,6 +283,7 @@ function materializeSelection(
   doRepair: boolean,
   infos: SegmentRenderInfo[],
   banned?: Uint8Array,
+  economy = false,
 ): Materialized {
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
@@ -301,11 +306,11 @@ function materializeSelection(
     // Grep fragments are not a program: structural repair over them would pull unrelated lines.
     const repairHere = doRepair && seg.contiguous;
     if (local.some((v) => v === 1)) {
-      if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces });
+      if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
       // A one-line gap is kept rather than marked; what it brings back may need repair too.
       for (let round = 0; round < 3; round++) {
         if (fillOneLineGaps(local, localReasons) === 0) break;
-        if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces });
+        if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
     }
     seg.lines.forEach((idx, k) => {

@@ -39,7 +39,7 @@ export function fitBridge(samples: BridgeSample[], opts: BridgeFitOptions = {}):
   const alpha = opts.alpha ?? 4;
   const minPair = opts.minPair ?? 2;
   const minQuery = opts.minQuery ?? 3;
-  const topPerQuery = opts.topPerQuery ?? 24;
+  const topPerQuery = opts.topPerQuery ?? 16;
   const minAssoc = opts.minAssoc ?? 0.4;
   const maxQ = opts.maxQueryTerms ?? 80;
 
@@ -120,7 +120,7 @@ export function fitBridge(samples: BridgeSample[], opts: BridgeFitOptions = {}):
     }
     if (!row.length) continue;
     row.sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-    table.set(names[q], row.slice(0, topPerQuery).map(([c, a]) => [c, Math.round(a * 1000) / 1000]));
+    table.set(names[q], row.slice(0, topPerQuery).map(([c, a]) => [c, Math.round(a * 100) / 100]));
   }
   return { table, prior };
 }
@@ -140,7 +140,7 @@ export function bridgeToJson(b: BridgeTable): { table: Record<string, [string, n
   const table: Record<string, [string, number][]> = {};
   for (const k of [...b.table.keys()].sort()) table[k] = b.table.get(k)!;
   const prior: Record<string, number> = {};
-  for (const k of [...b.prior.keys()].sort()) prior[k] = Math.round(b.prior.get(k)! * 1000) / 1000;
+  for (const k of [...b.prior.keys()].sort()) prior[k] = Math.round(b.prior.get(k)! * 100) / 100;
   return { table, prior };
 }
 

@@ -22,6 +22,9 @@ export const FEATURE_NAMES: string[] = [
   'bm25_rank_pct',
   'win2_norm',
   'win8_norm',
+  'code_bm25_norm',
+  'code_win8_norm',
+  'code_scope_cov',
   // scopes
   'scope_inner_cov',
   'scope_outer_cov',
@@ -86,6 +89,8 @@ export interface QueryInfo {
   /** Function names of traceback frames ("in foo", "path.py:12: in foo"). */
   tbFuncs: Set<string>;
   expansion: Map<string, number>;
+  /** Terms that come from code-like tokens of the query (identifiers, calls, attribute access, code blocks). */
+  codeTerms: Set<string>;
   isQuestion: number;
   hasTraceback: number;
   hasCode: number;
@@ -104,6 +109,7 @@ export function analyzeQuery(query: string, bridge: BridgeTable): QueryInfo {
   for (const m of query.matchAll(TB_RE)) tbFuncs.add(m[1] ?? m[2]);
   const trimmed = query.trim();
   return {
+    codeTerms: codeTermsOf(query),
     text: query,
     terms: t,
     weight,
@@ -114,6 +120,32 @@ export function analyzeQuery(query: string, bridge: BridgeTable): QueryInfo {
     hasTraceback: /Traceback \(most recent call last\)|File "[^"]+", line \d+|\w+Error:|panicked at|at \S+:\d+:\d+/.test(query) ? 1 : 0,
     hasCode: /```|^>>> |^\s{4,}\S|\w+\([^)]*\)\s*$/m.test(query) ? 1 : 0,
   };
+}
+
+/**
+ * Terms of the code-like parts of a query: snake_case / camelCase / dotted identifiers, calls,
+ * backticked spans and code lines (fenced blocks, ">>> " prompts, indented lines). Issue texts mix
+ * prose and code; the code part names what the fix touches far more precisely.
+ */
+export function codeTermsOf(query: string): Set<string> {
+  const out = new Set<string>();
+  const add = (text: string) => {
+    for (const t of terms(text)) out.add(t);
+  };
+  let inFence = false;
+  for (const line of query.split('\n')) {
+    if (/^\s*```/.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence || /^\s*>>> |^ {4,}\S|^\t\S/.test(line)) {
+      add(line);
+      continue;
+    }
+    for (const m of line.matchAll(/`([^`]+)`/g)) add(m[1]);
+    for (const m of line.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\s*\()|[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*|\b_*[a-z]+_[\w]+|\b_+[a-z]\w*|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*/g)) add(m[0]);
+  }
+  return out;
 }
 
 const log1p = Math.log1p;
@@ -166,8 +198,16 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     if (v > maxQIdf) maxQIdf = v;
   }
   qMass = Math.max(qMass, 1e-9);
+  const qIsCode = new Uint8Array(qIdfW.length);
+  let codeMass = 0;
+  for (const [t, k] of qIndex) {
+    if (!q.codeTerms.has(t)) continue;
+    qIsCode[k] = 1;
+    codeMass += qIdfW[k];
+  }
 
   const bm25 = new Float64Array(n);
+  const codeBm = new Float64Array(n);
   const cov = new Float64Array(n);
   const nMatch = new Float64Array(n);
   const maxIdf = new Float64Array(n);
@@ -205,16 +245,20 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     let s = 0;
     let c = 0;
     let mi = 0;
+    let cs = 0;
     const norm = k1 * (1 - b + (b * t.length) / avgLen);
     for (const k of m) {
       const w = qIdfW[k];
       const f = cnt[k];
-      s += (w * f * (k1 + 1)) / (f + norm);
+      const v = (w * f * (k1 + 1)) / (f + norm);
+      s += v;
+      if (qIsCode[k]) cs += v;
       c += w;
       if (w > mi) mi = w;
     }
     matched[i] = m;
     bm25[i] = s;
+    codeBm[i] = cs;
     cov[i] = c / qMass;
     nMatch[i] = m.length;
     maxIdf[i] = mi / maxQIdf;
@@ -250,6 +294,9 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
   };
   const win2 = windowed(bm25, 2);
   const win8 = windowed(bm25, 8);
+  const cwin8 = windowed(codeBm, 8);
+  const maxCode = maxOf(codeBm);
+  const maxCw8 = maxOf(cwin8);
   const bwin = windowed(bridge, 3);
   const maxW2 = maxOf(win2);
   const maxW8 = maxOf(win8);
@@ -259,11 +306,13 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
   const scopes = syn.scopes;
   const S = scopes.length;
   const scopeCov = new Float64Array(S);
+  const scopeCodeCov = new Float64Array(S);
   const scopeBridge = new Float64Array(S);
   const stamp = new Int32Array(qIdfW.length).fill(-1);
   for (let s = 0; s < S; s++) {
     const sc = scopes[s];
     let c = 0;
+    let cc = 0;
     let br = 0;
     const lo = Math.max(0, sc.start);
     const hi = Math.min(n - 1, sc.end);
@@ -272,10 +321,12 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
         if (stamp[k] === s) continue;
         stamp[k] = s;
         c += qIdfW[k];
+        if (qIsCode[k]) cc += qIdfW[k];
       }
       br += bridge[i];
     }
     scopeCov[s] = c / qMass;
+    scopeCodeCov[s] = codeMass > 0 ? cc / codeMass : 0;
     scopeBridge[s] = br / Math.sqrt(hi - lo + 1);
   }
   let bestScope = -1;
@@ -385,6 +436,9 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     X[o + f++] = rankPct[i];
     X[o + f++] = maxW2 > 0 ? win2[i] / maxW2 : 0;
     X[o + f++] = maxW8 > 0 ? win8[i] / maxW8 : 0;
+    X[o + f++] = maxCode > 0 ? codeBm[i] / maxCode : 0;
+    X[o + f++] = maxCw8 > 0 ? cwin8[i] / maxCw8 : 0;
+    const codeScopeAt = f++; // filled once the innermost scope is known
     // scopes
     let inner = -1;
     let outer = -1;
@@ -419,6 +473,7 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
       }
     }
     if (inner >= 0 && scopeNameHit[inner]) nameHit = 1;
+    X[o + codeScopeAt] = inner >= 0 ? clamp01(scopeCodeCov[inner]) : 0;
     let fn = -1;
     for (const s2 of scs) if (scopes[s2] && FUNC_KINDS.has(scopes[s2].kind)) fn = s2;
     if (defAt[i] >= 0 && FUNC_KINDS.has(scopes[defAt[i]].kind)) fn = defAt[i];

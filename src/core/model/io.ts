@@ -1,6 +1,7 @@
 /**
  * Weights on disk: <dir>/model.json (header, feature names, threshold, metrics, parameters as a
- * base64 Float32 blob) and <dir>/bridge.json (the learned query->code translation table).
+ * base64 Float32 blob) and <dir>/bridge.json (the learned query->code translation table; a model
+ * may point at another directory's table with "bridge": "<relative path>").
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,7 +47,13 @@ export function saveModel(dir: string, model: LamrModel, bridge: BridgeTable, he
 }
 
 export function modelExists(dir: string): boolean {
-  return existsSync(join(dir, 'model.json')) && existsSync(join(dir, 'bridge.json'));
+  if (!existsSync(join(dir, 'model.json'))) return false;
+  try {
+    const raw = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { bridge?: unknown };
+    return existsSync(typeof raw.bridge === 'string' ? join(dir, raw.bridge) : join(dir, 'bridge.json'));
+  } catch {
+    return false;
+  }
 }
 
 export function loadModel(dir: string): LoadedModel {
@@ -56,7 +63,9 @@ export function loadModel(dir: string): LoadedModel {
   const buf = Buffer.from(raw.params, 'base64');
   const f32 = new Float32Array(Uint8Array.from(buf).buffer); // copy: pooled Buffers are not 4-byte aligned
   const model = new LamrModel(raw.features.length, raw.hidden, raw.mode, Float64Array.from(f32));
-  const bridge = bridgeFromJson(JSON.parse(readFileSync(join(dir, 'bridge.json'), 'utf8')));
+  // a model may share another model's bridge table (same training data): "bridge": "../default/bridge.json"
+  const bridgePath = typeof raw.bridge === 'string' ? join(dir, raw.bridge) : join(dir, 'bridge.json');
+  const bridge = bridgeFromJson(JSON.parse(readFileSync(bridgePath, 'utf8')));
   const { params: _p, ...header } = raw;
   return { header, model, bridge };
 }

@@ -26,6 +26,11 @@ export interface RepairOptions {
   maxDefinitionsPerName?: number;
   /** The language delimits blocks with braces (Allman `{` lines, preprocessor chains). */
   braces?: boolean;
+  /**
+   * Whole multi-line signatures and decorators (default true). Budget mode turns this off: the
+   * first and last header line keep the output valid, the middle is a marker inside brackets.
+   */
+  fullHeaders?: boolean;
 }
 
 /**
@@ -43,6 +48,17 @@ export function repairClosure(
   const useDeps = opts.dependencies ?? true;
   const maxDefs = opts.maxDefinitionsPerName ?? 2;
   const braces = opts.braces ?? false;
+  const full = opts.fullHeaders ?? true;
+  /** A scope's header: all of a multi-line signature and the decorators, or (economy) its first and last line. */
+  const addHeader = (s: { start: number; headerEnd: number; decorators: number[] }) => {
+    if (full) {
+      for (let h = s.start; h <= s.headerEnd; h++) add(h, 'header');
+      for (const d of s.decorators) add(d, 'decorator');
+    } else {
+      add(s.start, 'header');
+      add(s.headerEnd, 'header');
+    }
+  };
   const queue: number[] = [];
   const seeds = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -68,14 +84,10 @@ export function repairClosure(
     for (const k of ls.scopes) {
       const s = syntax.scopes[k];
       if (!s) continue;
-      for (let h = s.start; h <= s.headerEnd; h++) add(h, 'header');
-      for (const d of s.decorators) add(d, 'decorator');
+      addHeader(s);
     }
     // A scope that starts on this line: its multi-line header (up to an Allman-style `{` line) and decorators come along.
-    for (const s of scopesStartingAt(syntax, i)) {
-      for (let h = s.start; h <= s.headerEnd; h++) add(h, 'header');
-      for (const d of s.decorators) add(d, 'decorator');
-    }
+    for (const s of scopesStartingAt(syntax, i)) addHeader(s);
     // Brackets this line closes need the lines that opened them.
     for (const o of openersOf(syntax, i)) add(o, 'closer');
     // The innermost bracket pair around this line comes along (outer ones follow by closure).
@@ -104,7 +116,13 @@ export function repairClosure(
     if (ls.stmtStart !== i && ls.stmtStart >= 0) add(ls.stmtStart, 'statement');
     if (ls.stmtEnd !== i && ls.stmtEnd >= 0 && !isScopeStart(syntax, ls.stmtStart)) add(ls.stmtEnd, 'statement');
     for (const c of ls.closers) add(c, 'closer');
-    for (const p of ls.pairs) add(p, 'pair');
+    // Paired clauses: a clause needs what comes before it (`else` needs its `if`, `except` its
+    // `try`); an owner needs a follower only where the grammar demands one (`try` needs a handler).
+    for (const p of ls.pairs) if (p < i) add(p, 'pair');
+    if (ls.pairs.length && /^\s*(try|begin)\b/.test(texts[i] ?? '')) {
+      const next = ls.pairs.filter((p) => p > i).sort((a, b) => a - b)[0];
+      if (next !== undefined) add(next, 'pair');
+    }
     if (useDeps && seeds[i]) {
       for (const name of ls.uses) {
         const imp = syntax.imports.get(name);
