@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   bench: async () => (await import('./actions/benchAction.js')).registerBench,
   train: async () => (await import('./actions/trainAction.js')).registerTrain,
   data: async () => (await import('./actions/dataAction.js')).registerData,
+  adapt: async () => (await import('./actions/adaptAction.js')).registerAdapt,
 };
 
 export async function run(argv: string[]): Promise<void> {

@@ -4,7 +4,7 @@
  *
  * dependency = AST closure of the aggregate lines:
  *   - header lines (start..headerEnd) and decorators of every enclosing scope,
- *   - the whole multi-line statement a kept line belongs to (its opening line especially),
+ *   - the opening line of a multi-line statement a kept line belongs to (and its closing line),
  *   - paired clauses (try/except/finally, if/elif/else, switch/case),
  *   - import lines binding names the kept lines use, and definition lines of those names,
  *   plus the aggregate lines that are themselves structural (headers, imports, decorators, clauses).
@@ -39,7 +39,11 @@ export function astClosure(syn: SyntaxIndex, seeds: Iterable<number>, n: number)
       for (let j = sc.start; j <= sc.headerEnd; j++) if (ok(j)) parts.headers.add(j);
       for (const d of sc.decorators) if (ok(d)) parts.headers.add(d);
     }
-    if (ls.stmtStart !== ls.stmtEnd) for (let j = ls.stmtStart; j <= ls.stmtEnd && j - ls.stmtStart < 30; j++) if (ok(j)) parts.statements.add(j);
+    // the opening line of a multi-line statement (and its last line, which closes it)
+    if (ls.stmtStart !== ls.stmtEnd) {
+      if (ok(ls.stmtStart)) parts.statements.add(ls.stmtStart);
+      if (ok(ls.stmtEnd) && syn.lines[ls.stmtEnd]?.kind === 'closer') parts.statements.add(ls.stmtEnd);
+    }
     for (const p of ls.pairs) if (ok(p)) parts.pairs.add(p);
     for (const u of ls.uses) {
       const im = syn.imports.get(u);

@@ -3,11 +3,13 @@
  * LLM labels over a code corpus). Summaries go to stderr; stdout gets one JSON line of counts.
  */
 import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { SkimError } from '../../core/errors.js';
 import { formatMineStats, mineRepository } from '../../data/mine.js';
+import { formatSynthSummary, runSynth } from '../../data/synth/synth.js';
 import { action, writeOut } from '../io.js';
 
 const positiveInt = (name: string) => (v: string): number => {
@@ -15,6 +17,12 @@ const positiveInt = (name: string) => (v: string): number => {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be an integer >= 1`);
   return n;
 };
+
+/** The output file's directory must exist (one clear message instead of a stream error later). */
+export function assertOutDir(file: string): void {
+  const dir = dirname(resolve(file));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SkimError(`no such directory for the output: ${dir}`, 'ENOINPUT');
+}
 
 /** A progress bar on stderr when it is a terminal; a no-op otherwise (logs and pipes stay clean). */
 export function progressBar(label: string): { start: (total: number) => void; update: (done: number, extra?: string) => void; stop: () => void } {
@@ -32,6 +40,28 @@ export function progressBar(label: string): { start: (total: number) => void; up
     update: (d, extra) => started && bar.update(d, { extra: extra ?? '' }),
     stop: () => started && bar.stop(),
   };
+}
+
+const nonNegative = (name: string) => (v: string): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number >= 0`);
+  return n;
+};
+
+interface SynthFlags {
+  corpus: string;
+  endpoint: string;
+  model: string;
+  judgeModel?: string;
+  minScore: number;
+  concurrency: number;
+  maxChunks?: number;
+  out: string;
+  repo?: string;
+  timeout: number;
+  retries: number;
+  priceIn?: number;
+  priceOut?: number;
 }
 
 interface MineFlags {
@@ -60,6 +90,7 @@ export function registerData(program: Command): void {
     .option('--max-file-change <n>', 'drop files with more changed lines than this as huge diffs', positiveInt('--max-file-change'))
     .action(action(async (flags: MineFlags) => {
       if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
+      assertOutDir(flags.out);
       const bar = progressBar('mine');
       const stats = await mineRepository({
         ...flags,
@@ -68,5 +99,56 @@ export function registerData(program: Command): void {
       }).finally(() => bar.stop());
       process.stderr.write(formatMineStats(stats) + '\n');
       await writeOut(JSON.stringify({ out: flags.out, ...stats }) + '\n');
+    }));
+
+  data
+    .command('synth')
+    .description('label code chunks with a teacher LLM (any OpenAI-compatible endpoint) into teacher-train records')
+    .requiredOption('--corpus <dir|file>', 'code to label (a directory is walked; vendored/generated files are skipped)')
+    .requiredOption('--endpoint <url>', 'OpenAI-compatible base URL (http://host/v1) or full /v1/chat/completions URL')
+    .requiredOption('--model <name>', 'teacher model name')
+    .requiredOption('--out <file>', 'output .jsonl (appended; a rerun resumes where it stopped)')
+    .option('--judge-model <name>', 'also score each sample 1-5 with this model and drop those under --min-score')
+    .option('--min-score <n>', 'judge cutoff', nonNegative('--min-score'), 3)
+    .option('--concurrency <n>', 'requests in flight', positiveInt('--concurrency'), 4)
+    .option('--max-chunks <n>', 'label at most the first n chunks of the corpus', positiveInt('--max-chunks'))
+    .option('--repo <name>', 'value of the "repo" field (default: the corpus directory name)')
+    .option('--timeout <ms>', 'per-request timeout', positiveInt('--timeout'), 60_000)
+    .option('--retries <n>', 'retries per request on 429/5xx/timeouts', nonNegative('--retries'), 3)
+    .option('--price-in <usd>', 'USD per 1M prompt tokens (for the cost estimate)', nonNegative('--price-in'))
+    .option('--price-out <usd>', 'USD per 1M completion tokens', nonNegative('--price-out'))
+    .action(action(async (flags: SynthFlags) => {
+      if (!existsSync(flags.corpus)) throw new SkimError(`no such file or directory: ${flags.corpus}`, 'ENOINPUT');
+      assertOutDir(flags.out);
+      try {
+        new URL(flags.endpoint);
+      } catch {
+        throw new SkimError(`--endpoint is not a URL: ${flags.endpoint}`, 'EUSAGE');
+      }
+      const apiKey = process.env.SKIM_API_KEY ?? process.env.OPENAI_API_KEY;
+      const ctl = new AbortController();
+      // Ctrl-C: stop taking chunks, let in-flight ones end, print the summary; a second one kills
+      const onSigint = () => {
+        if (ctl.signal.aborted) process.exit(130);
+        process.stderr.write('\nskim: interrupted, finishing; run the same command again to resume\n');
+        ctl.abort();
+      };
+      process.on('SIGINT', onSigint);
+      const bar = progressBar('synth');
+      try {
+        const summary = await runSynth({
+          ...flags,
+          timeoutMs: flags.timeout,
+          apiKey,
+          signal: ctl.signal,
+          onStart: (total) => bar.start(total),
+          onDone: (d, kept) => bar.update(d, `${kept} kept`),
+        }).finally(() => bar.stop());
+        process.stderr.write(formatSynthSummary(summary) + '\n');
+        await writeOut(JSON.stringify({ out: flags.out, ...summary }) + '\n');
+        if (summary.interrupted) return 130;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
     }));
 }

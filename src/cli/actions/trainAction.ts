@@ -20,6 +20,7 @@ interface EvalOptions {
   limit?: number;
   json?: string;
   latency?: boolean;
+  onlyLatency?: boolean;
 }
 
 interface TrainOptions {
@@ -94,6 +95,7 @@ export function registerModelEval(program: Command): void {
     .option('--no-heuristic', 'leave the heuristic scorer out')
     .option('--limit <n>', 'only the first n cases of each bench file', int('--limit', 1))
     .option('--json <file>', 'also write the rows as JSON')
+    .option('--only-latency', 'only the latency measurement (needs --swebench)')
     .option('--latency', 'also time scoring of 800-1200-line swebench files (features + model, no syntax)')
     .action(async (opts: EvalOptions) => {
       const models = (opts.model ?? []).map((m) => {
@@ -105,7 +107,7 @@ export function registerModelEval(program: Command): void {
       const sets = await loadEvalSets({ commits: opts.commits, swebench: opts.swebench, goalhint: opts.goalhint, limit: opts.limit });
       let bar: ReturnType<typeof makeProgress> | null = null;
       let label = '';
-      const rows = await evaluateSets(sets, scorersFor(models, opts.heuristic), {
+      const rows = opts.onlyLatency ? [] : await evaluateSets(sets, scorersFor(models, opts.heuristic), {
         prune: opts.prune,
         onProgress: (l, d, t) => {
           if (l !== label) {
@@ -117,16 +119,16 @@ export function registerModelEval(program: Command): void {
         },
       });
       (bar as ReturnType<typeof makeProgress> | null)?.stop();
-      if (opts.latency) {
+      if (opts.latency || opts.onlyLatency) {
         const sw = sets.find((x) => x.name === 'swebench-dev');
         if (sw) {
           for (const sp of scorersFor(models, opts.heuristic)) {
             const l = await scoringLatency(sp.scorer, sw.files);
-            process.stdout.write(`latency ${sp.name}: ${l.files} files of 800-1200 lines, p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, p50 per 1000 lines ${l.p50Per1000.toFixed(2)} ms\n`);
+            process.stdout.write(`latency ${sp.name}: ${l.files} files of 800-1200 lines, p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, p50 per 1000 lines ${l.p50Per1000.toFixed(2)} ms, CPU-time p50 ${l.cpuP50.toFixed(2)} ms\n`);
           }
         }
       }
       if (opts.json) writeFileSync(opts.json, JSON.stringify(rows, null, 1) + '\n');
-      process.stdout.write(formatTable(rows) + '\n');
+      if (rows.length) process.stdout.write(formatTable(rows) + '\n');
     });
 }

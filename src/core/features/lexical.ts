@@ -81,11 +81,16 @@ export interface TermOptions {
 
 /** Normalized terms of a text: split identifiers, lower-case, stem, filter. Order preserved, duplicates kept. */
 export function terms(text: string, opts: TermOptions = {}): string[] {
+  return termsOfTokens(rawTokens(text), opts);
+}
+
+/** terms() for tokens already extracted with rawTokens() (lets callers reuse the tokens). */
+export function termsOfTokens(tokens: string[], opts: TermOptions = {}): string[] {
   const dropStop = opts.dropStopwords ?? true;
   const dropKw = opts.dropKeywords ?? true;
   const compound = opts.keepCompound ?? true;
   const out: string[] = [];
-  for (const tok of rawTokens(text)) {
+  for (const tok of tokens) {
     const parts = splitIdentifier(tok);
     if (compound && parts.length > 1) {
       const whole = tok.toLowerCase().replace(/[_$]/g, '');

@@ -7,7 +7,7 @@
  */
 import type { LineKind, ScoreInput, SyntaxIndex } from '../types.js';
 import { type BridgeTable, expandQuery } from './bridge.js';
-import { rawTokens, terms } from './lexical.js';
+import { rawTokens, terms, termsOfTokens } from './lexical.js';
 
 const FUNC_KINDS = new Set(['function', 'method', 'constructor']);
 const KINDS: LineKind[] = ['blank', 'comment', 'docstring', 'import', 'decorator', 'header', 'clause', 'closer', 'code'];
@@ -164,21 +164,56 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
   const X = new Float64Array(n * F);
   if (n === 0) return X;
 
-  // --- terms per line, document frequencies over lines
-  const lineTerms: string[][] = new Array(n);
-  const df = new Map<string, number>();
+  // --- terms per line as integer ids, document frequencies over lines
+  const lineRaw: string[][] = new Array(n);
+  const lineIds: Int32Array[] = new Array(n);
+  const termId = new Map<string, number>();
+  const termStr: string[] = [];
+  const dfArr: number[] = [];
+  const lastSeen: number[] = [];
+  // identifiers repeat a lot within a file: normalize each distinct token once
+  const tokenIds = new Map<string, number[]>();
   let totalLen = 0;
+  const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    const t = terms(lines[i]);
-    lineTerms[i] = t;
-    totalLen += t.length;
-    const seen = new Set<string>();
-    for (const x of t) {
-      if (seen.has(x)) continue;
-      seen.add(x);
-      df.set(x, (df.get(x) ?? 0) + 1);
+    const raw = rawTokens(lines[i]);
+    lineRaw[i] = raw;
+    ids.length = 0;
+    for (const tok of raw) {
+      let tt = tokenIds.get(tok);
+      if (!tt) {
+        tt = [];
+        for (const x of termsOfTokens([tok])) {
+          let id = termId.get(x);
+          if (id === undefined) {
+            id = termStr.length;
+            termId.set(x, id);
+            termStr.push(x);
+            dfArr.push(0);
+            lastSeen.push(-1);
+          }
+          tt.push(id);
+        }
+        tokenIds.set(tok, tt);
+      }
+      for (const id of tt) {
+        ids.push(id);
+        if (lastSeen[id] !== i) {
+          lastSeen[id] = i;
+          dfArr[id]++;
+        }
+      }
     }
+    lineIds[i] = Int32Array.from(ids);
+    totalLen += ids.length;
   }
+  const df = {
+    get: (t: string): number | undefined => {
+      const id = termId.get(t);
+      return id === undefined ? undefined : dfArr[id];
+    },
+    has: (t: string): boolean => termId.has(t),
+  };
   const avgLen = Math.max(1, totalLen / n);
   const idf = (t: string): number => {
     const d = df.get(t) ?? 0;
@@ -216,31 +251,40 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
   const matched: number[][] = new Array(n);
   const k1 = 1.2;
   const b = 0.75;
-  // one lookup per unique file term: query index, bridge expansion, prior
-  const info = new Map<string, { q: number; e: number; p: number }>();
-  for (const x of df.keys()) {
+  // per term id: query index, bridge expansion, prior
+  const V = termStr.length;
+  const qOf = new Int32Array(V).fill(-1);
+  const expOf = new Float64Array(V);
+  const priOf = new Float64Array(V).fill(-Infinity);
+  for (let id = 0; id < V; id++) {
+    const x = termStr[id];
+    const qi2 = qIndex.get(x);
+    if (qi2 !== undefined) qOf[id] = qi2;
+    const e = q.expansion.get(x);
+    if (e !== undefined) expOf[id] = e;
     const p = ctx.bridge.prior.get(x);
-    info.set(x, { q: qIndex.get(x) ?? -1, e: q.expansion.get(x) ?? 0, p: p === undefined ? -Infinity : p });
+    if (p !== undefined) priOf[id] = p;
   }
   const cnt = new Float64Array(qIdfW.length);
   const seenStamp = new Int32Array(qIdfW.length).fill(-1);
   for (let i = 0; i < n; i++) {
-    const t = lineTerms[i];
+    const t = lineIds[i];
     const m: number[] = [];
     let br = 0;
     let pr = -Infinity;
-    for (const x of t) {
-      const inf = info.get(x)!;
-      if (inf.q >= 0) {
-        if (seenStamp[inf.q] !== i) {
-          seenStamp[inf.q] = i;
-          cnt[inf.q] = 0;
-          m.push(inf.q);
-          br += inf.e; // count each term's bridge mass once per line
+    for (let k = 0; k < t.length; k++) {
+      const id = t[k];
+      const qk = qOf[id];
+      if (qk >= 0) {
+        if (seenStamp[qk] !== i) {
+          seenStamp[qk] = i;
+          cnt[qk] = 0;
+          m.push(qk);
+          br += expOf[id]; // count each term's bridge mass once per line
         }
-        cnt[inf.q]++;
-      } else br += inf.e; // bridge-only term (per occurrence)
-      if (inf.p > pr) pr = inf.p;
+        cnt[qk]++;
+      } else br += expOf[id]; // bridge-only term (per occurrence)
+      if (priOf[id] > pr) pr = priOf[id];
     }
     let s = 0;
     let c = 0;
@@ -490,7 +534,7 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     // verbatim evidence
     let ids = 0;
     let idHits = 0;
-    for (const r of rawTokens(text)) {
+    for (const r of lineRaw[i]) {
       if (r.length < 4) continue;
       ids++;
       if (q.raw.has(r)) idHits++;

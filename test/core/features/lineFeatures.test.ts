@@ -51,3 +51,12 @@ describe('lineFeatures', () => {
     expect(Y[7 * NUM_FEATURES + col('bridge_norm')]).toBe(0);
   });
 });
+
+describe('codeTermsOf', () => {
+  it('takes terms from identifiers, calls, backticks and code lines of an issue, not from its prose', async () => {
+    const { codeTermsOf } = await import('../../../src/core/features/lineFeatures.js');
+    const t = codeTermsOf('The result is wrong when calling `Point.distance(p)`.\n\n>>> simplify(x)\nin _eval_power the check is_zero fails');
+    for (const w of ['point', 'distanc', 'simplify', 'iszero']) expect(t.has(w)).toBe(true);
+    for (const w of ['result', 'wrong', 'check', 'fail']) expect(t.has(w)).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
 import { NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
-import { createLearnedScorer } from '../../../src/core/model/index.js';
+import { createLearnedScorer, defaultModelDir, loadDefaultScorer } from '../../../src/core/model/index.js';
 import { saveModel } from '../../../src/core/model/io.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
 import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
@@ -34,5 +34,14 @@ describe('createLearnedScorer', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('finds the shipped models/default relative to the package, and the ablation model through its shared bridge', () => {
+    expect(defaultModelDir()).toMatch(/models[\\/]default$/);
+    const s = loadDefaultScorer();
+    expect(s).not.toBeNull();
+    expect(s!.threshold).toBeGreaterThan(0);
+    const single = createLearnedScorer(join(defaultModelDir()!, '..', 'single-crf'));
+    expect(single?.loaded.header.mode).toBe('single');
   });
 });

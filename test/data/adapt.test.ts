@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel } from '../../src/core/model/io.js';
+import { baseScorer, compareOnVal, fineTune, readRepoSamples, type RepoSamples } from '../../src/data/adapt.js';
+import { mineRepository } from '../../src/data/mine.js';
+import { createHistoryRepo } from './gitRepo.js';
+
+describe('fine-tuning from an init model', () => {
+  let repo: string;
+  let tmp: string;
+  let samples: RepoSamples;
+  beforeAll(async () => {
+    repo = createHistoryRepo(300);
+    tmp = mkdtempSync(join(tmpdir(), 'skim-adapt-'));
+    await mineRepository({ repo, out: join(tmp, 'mined.jsonl') });
+    samples = await readRepoSamples(join(tmp, 'mined.jsonl'));
+  });
+  afterAll(() => {
+    rmSync(repo, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('keeps the init bridge, records its origin, re-sets the threshold, and compares on val', async () => {
+    expect(samples.train.length).toBeGreaterThan(200);
+    const base = join(tmp, 'base');
+    await fineTune({ train: samples.train, out: base, epochs: 1, maxTrain: 60 });
+    const tuned = join(tmp, 'tuned');
+    const r = await fineTune({ train: samples.train, init: base, out: tuned, epochs: 2, maxTrain: 120 });
+    expect(r.fit + r.tune).toBe(120);
+    expect(r.epochs.map((e) => e.epoch)).toEqual([0, 1, 2]); // epoch 0: the init model on the tune slice
+    const m = loadModel(tuned);
+    expect(m.header.fineTunedFrom).toBe(base);
+    expect(readFileSync(join(tuned, 'bridge.json'), 'utf8')).toBe(readFileSync(join(base, 'bridge.json'), 'utf8'));
+    expect(m.header.threshold).toBeGreaterThan(0);
+    expect(m.header.threshold).toBeLessThanOrEqual(1);
+    // parameters moved away from the init
+    expect(Array.from(m.model.p)).not.toEqual(Array.from(loadModel(base).model.p));
+    const cmp = await compareOnVal(samples.val, baseScorer(base), tuned);
+    expect(cmp.before.name).toBe('shipped');
+    expect(cmp.files).toBe(samples.val.filter((f) => f.agg.length > 0).length);
+    for (const x of [cmp.before.r4, cmp.before.r8, cmp.after.r4, cmp.after.r8]) expect(x).toBeGreaterThanOrEqual(0);
+    expect(cmp.after.r4).toBeGreaterThanOrEqual(cmp.after.r8); // a larger budget never recalls less
+    expect(cmp.better).toBe((cmp.after.r4 + cmp.after.r8) / 2 > (cmp.before.r4 + cmp.before.r8) / 2);
+  });
+});
