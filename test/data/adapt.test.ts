@@ -28,7 +28,10 @@ describe('fine-tuning from an init model', () => {
     await fineTune({ train: samples.train, out: base, epochs: 1, maxTrain: 60 });
     const tuned = join(tmp, 'tuned');
     const r = await fineTune({ train: samples.train, init: base, out: tuned, epochs: 2, maxTrain: 120 });
-    expect(r.fit + r.tune).toBe(120);
+    // 120 samples split by commit into fit and tune; a tune slice under 10 samples falls back to
+    // selecting on the fit samples themselves (the slice depends on commit hashes, i.e. on git)
+    if (r.tune === r.fit) expect(r.fit).toBe(120);
+    else expect(r.fit + r.tune).toBe(120);
     expect(r.epochs.map((e) => e.epoch)).toEqual([0, 1, 2]); // epoch 0: the init model on the tune slice
     const m = loadModel(tuned);
     expect(m.header.fineTunedFrom).toBe(base);
