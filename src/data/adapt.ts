@@ -137,7 +137,8 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   let threshold = init?.header.threshold ?? 0.5;
   if (init) {
     const before = scorerFromModel(init);
-    const after = scorerFromModel({ header: { ...init.header, docPower }, model, bridge: bridges.full });
+    // the init's context stage (if any) is kept as is: it reads the fine-tuned first stage's marginals
+    const after = scorerFromModel({ header: { ...init.header, docPower }, model, bridge: bridges.full, context: init.context });
     const pos0: number[] = [];
     const pos1: number[] = [];
     for (const p of prepared.filter((x) => x.file.split === 'val')) {
@@ -166,7 +167,7 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
     bestEpoch: best,
     fineTunedFrom: o.init ?? null,
     fineTuneSamples: fit.length,
-  });
+  }, init?.context);
   const res: FineTuneResult = { out: o.out, fit: fit.length, tune: tune.length, bestEpoch: best, epochs, threshold, seconds: (Date.now() - t0) / 1000 };
   return res;
 }

@@ -4,9 +4,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { contextFeatures, NUM_CONTEXT_FEATURES, withContext } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
-import type { LossWeights, ModelMode } from '../core/model/lamr.js';
+import type { LamrModel, LossWeights, ModelMode } from '../core/model/lamr.js';
 import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
 import { buildExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
@@ -30,6 +31,8 @@ export interface TrainRunOptions {
   ablationOut?: string;
   /** Rubric loss weight lambda (default LaMR's 0.6). */
   lambda?: number;
+  /** Train the second (auto-context) stage on top of the first (default true; the ablation never has one). */
+  contextStage?: boolean;
   log: (msg: string) => void;
   progress: (label: string, total: number) => { update: (done: number, extra?: string) => void; stop: () => void };
 }
@@ -48,6 +51,10 @@ export interface TrainSummary {
   bridge: { samples: number; queryTerms: number; pairs: number };
   epochs: EpochReport[];
   bestEpoch: number;
+  /** The first stage's own calibration (used when the context stage is switched off). */
+  stage1Threshold?: ReturnType<typeof calibrateThreshold>;
+  contextEpochs?: EpochReport[];
+  contextBestEpoch?: number;
   threshold: ReturnType<typeof calibrateThreshold>;
   seconds: { read: number; prepare: number; features: number; train: number; total: number };
   params: number;
@@ -108,11 +115,11 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
   const trainEx = examples.filter((e) => e.file.split === 'train');
   const valEx = examples.filter((e) => e.file.split === 'val');
   const common = { t0, tRead, tPrep, tFeat, seed, syntaxName: syntax.name, count, commitFilter, stats, bridges, trainEx, valEx };
-  const summary = fitAndSave(o, { ...common, mode: o.mode ?? DEFAULT_TRAIN.mode, out: o.out });
+  const summary = fitAndSave(o, { ...common, mode: o.mode ?? DEFAULT_TRAIN.mode, out: o.out, contextStage: o.contextStage ?? true });
   if (o.ablationOut) {
     // the ablation reuses the cached features: its report counts its own training time only
     const now = Date.now();
-    fitAndSave(o, { ...common, mode: 'single', out: o.ablationOut, t0: now, tRead: now, tPrep: now, tFeat: now });
+    fitAndSave(o, { ...common, mode: 'single', out: o.ablationOut, t0: now, tRead: now, tPrep: now, tFeat: now, contextStage: false });
   }
   return summary;
 }
@@ -122,14 +129,13 @@ function fitAndSave(
   c: {
     t0: number; tRead: number; tPrep: number; tFeat: number; seed: number; syntaxName: string; count: Record<string, number>;
     commitFilter?: CommitFilterStats; stats: Record<string, RubricStats>; bridges: ReturnType<typeof fitBridges>;
-    trainEx: Example[]; valEx: Example[]; mode: ModelMode; out: string;
+    trainEx: Example[]; valEx: Example[]; mode: ModelMode; out: string; contextStage: boolean;
   },
 ): TrainSummary {
   const { t0, tRead, tPrep, tFeat, seed, count, commitFilter, stats, bridges, trainEx, valEx } = c;
   const syntax = { name: c.syntaxName };
   let pairs = 0;
   for (const r of bridges.full.table.values()) pairs += r.length;
-  let bar = o.progress('train', 1);
   const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda } };
   let init: Float64Array | undefined;
   if (o.init) {
@@ -139,8 +145,74 @@ function fitAndSave(
     else o.log(`--init model is ${m.model.mode}, training ${cfg.mode} from scratch`);
   }
   o.log(`training ${cfg.mode} H=${cfg.hidden} lambda=${cfg.loss.lambda} on ${trainEx.length} examples, validating on ${valEx.length}`);
+  const stage1 = fitStage(o, cfg, trainEx, valEx, NUM_FEATURES, init);
+  const { model, reports, best } = stage1;
+  let cal = stage1.cal;
+  let context: { model: LamrModel; reports: EpochReport[]; best: number } | undefined;
+  if (c.contextStage) {
+    // second stage: the first stage's marginals on every example (in-sample on train: the first
+    // stage has ~2k parameters for ~10k files) become context features next to the line features
+    o.log(`context stage: ${NUM_CONTEXT_FEATURES} context features from the first stage's marginals`);
+    const withCtx = (exs: Example[]): Example[] =>
+      exs.map((e) => {
+        const r = model.infer(e.X, e.n);
+        const C = contextFeatures(r.keep, r.docScore, e.syntax, e.n);
+        return { ...e, X: Float32Array.from(withContext(e.X, NUM_FEATURES, C, e.n)) };
+      });
+    const ctxCfg = { ...cfg, seed: seed + 1 };
+    const s2 = fitStage(o, ctxCfg, withCtx(trainEx), withCtx(valEx), NUM_FEATURES + NUM_CONTEXT_FEATURES);
+    context = { model: s2.model, reports: s2.reports, best: s2.best };
+    cal = s2.cal;
+  }
+  const tTrain = Date.now();
+
+  const summary: TrainSummary = {
+    command: process.argv.slice(1).join(' '),
+    date: new Date().toISOString(),
+    mode: cfg.mode,
+    loss: cfg.loss,
+    hidden: cfg.hidden,
+    seed,
+    syntax: syntax.name,
+    data: count,
+    commitFilter,
+    rubric: stats,
+    bridge: { samples: bridges.samples, queryTerms: bridges.full.table.size, pairs },
+    epochs: reports,
+    bestEpoch: best,
+    ...(context ? { stage1Threshold: stage1.cal, contextEpochs: context.reports, contextBestEpoch: context.best } : {}),
+    threshold: cal,
+    seconds: { read: (tRead - t0) / 1000, prepare: (tPrep - tRead) / 1000, features: (tFeat - tPrep) / 1000, train: (tTrain - tFeat) / 1000, total: (Date.now() - t0) / 1000 },
+    params: model.p.length,
+  };
+  const bestRep = context ? context.reports.find((r) => r.epoch === context.best) : reports.find((r) => r.epoch === best);
+  saveModel(c.out, model, bridges.full, {
+    ...(context ? { stage1Threshold: Math.round(stage1.cal.threshold * 1e4) / 1e4, stage1DocPower: stage1.cal.docPower, contextBestEpoch: context.best } : {}),
+    threshold: Math.round(cal.threshold * 1e4) / 1e4,
+    docPower: cal.docPower,
+    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro); see train-report.json`,
+    syntax: syntax.name,
+    createdAt: summary.date,
+    seed,
+    bestEpoch: best,
+    validation: bestRep?.val,
+  }, context?.model);
+  writeFileSync(join(c.out, 'train-report.json'), JSON.stringify(summary, null, 1) + '\n');
+  return summary;
+}
+
+/** Train one stage (Adam over cached examples, best epoch on validation), then calibrate its threshold. */
+function fitStage(
+  o: TrainRunOptions,
+  cfg: typeof DEFAULT_TRAIN,
+  trainEx: Example[],
+  valEx: Example[],
+  F: number,
+  init?: Float64Array,
+): { model: LamrModel; reports: EpochReport[]; best: number; cal: ReturnType<typeof calibrateThreshold> } {
+  let bar = o.progress('train', 1);
   let barTotal = 0;
-  const { model, reports, best } = train(trainEx, valEx, cfg, NUM_FEATURES, {
+  const { model, reports, best } = train(trainEx, valEx, cfg, F, {
     init,
     onBatch: (d, total, loss) => {
       if (total !== barTotal) {
@@ -161,42 +233,10 @@ function fitAndSave(
   });
   // ship float32 weights: evaluate/calibrate exactly what ships
   model.p.set(Float64Array.from(new Float32Array(model.p)));
-  const tTrain = Date.now();
   const scores = new Map();
   evaluate(model, valEx, scores);
   const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9);
   o.log(`calibration candidates: ${JSON.stringify(cal.candidates)}`);
   o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
-
-  const summary: TrainSummary = {
-    command: process.argv.slice(1).join(' '),
-    date: new Date().toISOString(),
-    mode: cfg.mode,
-    loss: cfg.loss,
-    hidden: cfg.hidden,
-    seed,
-    syntax: syntax.name,
-    data: count,
-    commitFilter,
-    rubric: stats,
-    bridge: { samples: bridges.samples, queryTerms: bridges.full.table.size, pairs },
-    epochs: reports,
-    bestEpoch: best,
-    threshold: cal,
-    seconds: { read: (tRead - t0) / 1000, prepare: (tPrep - tRead) / 1000, features: (tFeat - tPrep) / 1000, train: (tTrain - tFeat) / 1000, total: (Date.now() - t0) / 1000 },
-    params: model.p.length,
-  };
-  const bestRep = reports.find((r) => r.epoch === best);
-  saveModel(c.out, model, bridges.full, {
-    threshold: Math.round(cal.threshold * 1e4) / 1e4,
-    docPower: cal.docPower,
-    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro); see train-report.json`,
-    syntax: syntax.name,
-    createdAt: summary.date,
-    seed,
-    bestEpoch: best,
-    validation: bestRep?.val,
-  });
-  writeFileSync(join(c.out, 'train-report.json'), JSON.stringify(summary, null, 1) + '\n');
-  return summary;
+  return { model, reports, best, cal };
 }

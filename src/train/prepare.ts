@@ -14,6 +14,8 @@ import type { SyntaxSource } from './syntaxSource.js';
 
 export interface Example {
   file: LabeledFile;
+  /** The file's syntax index (the context stage needs its scopes). */
+  syntax: SyntaxIndex;
   n: number;
   X: Float32Array;
   labels: Labels;
@@ -129,7 +131,7 @@ export function buildExamples(prepared: PreparedFile[], bridges: Bridges, policy
     let w = f.source === 'commit' ? policy.commit : policy.teacher;
     if (f.role === 'distractor') w *= policy.distractor;
     if (f.queryKind === 'issue') w *= policy.issue;
-    out.push({ file: f, n: f.lines.length, X: Float32Array.from(X64), labels: p.labels, weight: w });
+    out.push({ file: f, syntax: p.syntax, n: f.lines.length, X: Float32Array.from(X64), labels: p.labels, weight: w });
     if (++k % 100 === 0) onProgress?.(k);
   }
   onProgress?.(k);

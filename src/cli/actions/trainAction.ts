@@ -35,6 +35,7 @@ interface TrainOptions {
   targetRecall?: number;
   ablationOut?: string;
   lambda?: number;
+  contextStage: boolean;
 }
 
 const int = (name: string, min: number) => (v: string): number => {
@@ -69,6 +70,7 @@ export function registerTrain(program: Command): void {
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (LaMR: 0.6)', parseFloat)
     .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', parseFloat)
+    .option('--no-context-stage', 'do not train the second (auto-context) stage over the first stage\'s marginals')
     .action(async (opts: TrainOptions) => {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');
       if (opts.mode !== 'lamr' && opts.mode !== 'single') throw new SkimError('--mode must be lamr or single', 'EUSAGE');

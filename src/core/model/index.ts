@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeQuery, lineFeatures, type QueryInfo } from '../features/lineFeatures.js';
+import { contextFeatures, withContext } from '../features/contextFeatures.js';
+import { analyzeQuery, lineFeatures, NUM_FEATURES, type QueryInfo } from '../features/lineFeatures.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
 import { type LoadedModel, loadModel, modelExists } from './io.js';
 
@@ -18,15 +19,22 @@ export interface LearnedScorer extends Scorer {
   readonly loaded: LoadedModel;
 }
 
-export function scorerFromModel(loaded: LoadedModel, name = 'learned'): LearnedScorer {
+export interface ScorerOptions {
+  /** Use the second (auto-context) stage when the model has one (default true; false = ablation). */
+  contextStage?: boolean;
+}
+
+export function scorerFromModel(loaded: LoadedModel, name = 'learned', opts: ScorerOptions = {}): LearnedScorer {
   const { model, bridge, header } = loaded;
+  const context = opts.contextStage === false ? undefined : loaded.context;
+  const threshold = context || !loaded.context ? header.threshold : Number(header.stage1Threshold ?? header.threshold);
+  const docPower = Number((context || !loaded.context ? header.docPower : header.stage1DocPower ?? header.docPower) ?? 0);
   const ctx = { bridge };
   let lastQuery: QueryInfo | undefined;
-  const docPower = typeof header.docPower === 'number' ? header.docPower : 0;
   return {
     name,
-    threshold: header.threshold,
-    defaultThreshold: header.threshold,
+    threshold,
+    defaultThreshold: threshold,
     loaded,
     score(input: ScoreInput): LineScores {
       const n = input.lines.length;
@@ -34,7 +42,12 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned'): LearnedS
       // segments of one request share the query: analyze it once
       if (!lastQuery || lastQuery.text !== input.query) lastQuery = analyzeQuery(input.query, bridge);
       const X = lineFeatures(input, ctx, lastQuery);
-      const out = model.infer(X, n);
+      let out = model.infer(X, n);
+      if (context) {
+        // second stage: the same features plus what the first stage thinks of each line's surroundings
+        const C = contextFeatures(out.keep, out.docScore, input.syntax, n);
+        out = context.infer(withContext(X, NUM_FEATURES, C, n), n);
+      }
       // keep = P(line kept | file relevant) * P(file relevant)^docPower (calibrated; 0 = marginals alone)
       if (docPower > 0) {
         const m = Math.pow(out.docScore, docPower);
@@ -46,11 +59,11 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned'): LearnedS
 }
 
 /** Load the scorer from a model directory; null when the weights are missing or unreadable. */
-export function createLearnedScorer(modelDir?: string): LearnedScorer | null {
+export function createLearnedScorer(modelDir?: string, opts: ScorerOptions = {}): LearnedScorer | null {
   const dir = modelDir ?? defaultModelDir();
   if (!dir || !modelExists(dir)) return null;
   try {
-    return scorerFromModel(loadModel(dir));
+    return scorerFromModel(loadModel(dir), 'learned', opts);
   } catch {
     return null;
   }
