@@ -229,17 +229,31 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     seeds = seedsFor(Math.max(0, k));
     chosen = result ?? collapseAll(doc, analyses, budget, warnings);
     if (result && doRepair) {
-      const fixed = fixSyntax(doc, analyses, chosen, seeds, materialize, budget);
-      if (countTokens(joinPieces(fixed.pieces)) <= budget) chosen = fixed;
+      // When the syntax fix cannot converge within the budget it collapses a segment; a smaller
+      // selection has fewer trouble spots, so try 70% of it, and so on, before accepting that.
+      for (let kk = k, attempt = 0; ; kk = Math.floor(kk * 0.7), attempt++) {
+        const start = kk === k ? result : materialize(seedsFor(kk));
+        const notes: string[] = [];
+        const fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes);
+        const fits = countTokens(joinPieces(fixed.pieces)) <= budget;
+        if (fits && (notes.length === 0 || kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS)) {
+          chosen = fixed;
+          warnings.push(...notes);
+          break;
+        }
+        if (!fits && (kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS)) break;
+      }
     }
   } else {
     const tau = req.threshold ?? scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
     seeds = selectByThreshold(probs, tau);
     chosen = materialize(seeds);
-    if (doRepair) chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null);
+    if (doRepair) chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, warnings);
   }
 
   const text = joinPieces(chosen.pieces);
+  if (budgetMode && n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1) && !warnings.some((w) => w.includes('too small')))
+    warnings.push(`budget of ${budget} tokens too small to keep any line with the context it needs: every line omitted`);
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),
@@ -327,15 +341,18 @@ function materializeSelection(
   return { mask, reasons, pieces, cost: estimateTokens(pieces) };
 }
 
-const LOCAL_FIX_ROUNDS = 6;
-const COARSE_FIX_ROUNDS = 4;
+/** Budget mode: how many times the selection may shrink (x0.7) when its syntax fix would collapse a segment. */
+const MAX_SHRINK_ATTEMPTS = 6;
+const LOCAL_FIX_ROUNDS = 12;
+const COARSE_FIX_ROUNDS = 24;
 
 /**
  * The validation step of repair: parse each segment's output; where the grammar finds an error
  * that the input did not have, first bring back the omitted runs next to it (when the budget
- * allows) or drop the kept lines at it; if that does not converge, do the same for the whole
- * top-level item around the error; as a last resort the segment collapses to one marker (which
- * always parses). Bounded rounds, deterministic.
+ * allows) or drop the kept lines at it; if that does not converge, do the same for the scopes
+ * around the error, innermost first (a test file is often one top-level `describe` block: dropping
+ * it whole would drop the file); as a last resort the segment collapses to one marker (which
+ * always parses) and a warning says so. Bounded rounds, deterministic.
  */
 function fixSyntax(
   doc: Document,
@@ -344,6 +361,7 @@ function fixSyntax(
   startSeeds: Uint8Array,
   materialize: (seeds: Uint8Array, banned?: Uint8Array) => Materialized,
   budget: number | null,
+  warnings: string[],
 ): Materialized {
   let cur = start;
   const seeds = startSeeds.slice();
@@ -354,6 +372,7 @@ function fixSyntax(
     if (!a.syntax.hasGrammar || !a.syntax.parseOk || !seg.contiguous) return;
     const local = segmentPositions(doc);
     const widened = new Set<number>();
+    const triedScopes = new Set<number>();
     for (let round = 0; ; round++) {
       const rows = cur.pieces.filter((p) => p.segment === s);
       if (!rows.some((p) => p.source < 0)) return; // nothing omitted: the input itself
@@ -378,9 +397,9 @@ function fixSyntax(
           next = materialize(seeds, banned);
         }
       } else if (round < LOCAL_FIX_ROUNDS + COARSE_FIX_ROUNDS) {
-        // The whole top-level item around the error: all of it back if allowed, else none of it.
+        // The innermost scope around the error not tried yet: all of it back if allowed, else none of it.
         const at = rows[r].source >= 0 ? rows[r].source : rows[r].run!.start;
-        const [from, to] = topLevelItem(a.syntax, local[at]);
+        const [from, to] = enclosingItem(a.syntax, local[at], triedScopes);
         const trial = seeds.slice();
         for (let k = from; k <= to; k++) if (!banned[seg.lines[k]]) trial[seg.lines[k]] = 1;
         const m = materialize(trial, banned);
@@ -394,6 +413,7 @@ function fixSyntax(
       } else {
         for (const idx of seg.lines) ban(idx);
         cur = materialize(seeds, banned);
+        warnings.push(`syntax repair could not make ${seg.path ?? 'the output'} parse${budget === null ? '' : ' within the budget'}: collapsed to a marker`);
         return;
       }
       cur = next;
@@ -407,12 +427,20 @@ function fixSyntax(
   }
 }
 
-/** Segment-local [start, end] of the outermost scope (or statement) containing `line`. */
-function topLevelItem(syntax: SyntaxIndex, line: number): [number, number] {
+/**
+ * Segment-local [start, end] of the innermost scope containing `line` that is not in `tried`
+ * (which it joins), or of the line's statement when every enclosing scope has been tried.
+ */
+function enclosingItem(syntax: SyntaxIndex, line: number, tried: Set<number>): [number, number] {
   const ls = syntax.lines[line];
   if (!ls) return [line, line];
-  const outer = ls.scopes.length ? syntax.scopes[ls.scopes[0]] : undefined;
-  if (outer) return [Math.min(outer.start, ...outer.decorators), outer.end];
+  for (let j = ls.scopes.length - 1; j >= 0; j--) {
+    const k = ls.scopes[j];
+    if (tried.has(k)) continue;
+    tried.add(k);
+    const sc = syntax.scopes[k];
+    return [Math.min(sc.start, ...sc.decorators), sc.end];
+  }
   return [Math.min(ls.stmtStart, line), Math.max(ls.stmtEnd, line)];
 }
 

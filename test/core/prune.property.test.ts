@@ -3,7 +3,8 @@
  * messages as queries, at ratio 4, ratio 8 and threshold mode:
  * (a) non-marker output lines are input lines, in order; (b) kept ∪ omitted partition the input;
  * (c) outputs of files that parse cleanly parse cleanly (>= 99% per grammar language);
- * (d) same input, same output; (e) budgets are never exceeded.
+ * (d) same input, same output; (e) budgets are never exceeded; (f) at ratio 4 a file of 2,000+
+ * tokens keeps some of its lines (syntax repair must not collapse it to one marker).
  * Plus fast-check over random budgets: budgets respected and kept sets nest as the budget grows.
  */
 import fc from 'fast-check';
@@ -40,6 +41,8 @@ describe('prune properties on polyglot-dev', () => {
         if (bad) failures.push(`${c.path} [${mode.name}] ${bad}`);
         if (mode.ratio && r.tokensOut > Math.floor(r.tokensIn / mode.ratio) && r.tokensIn > 0)
           failures.push(`${c.path} [${mode.name}] over budget: ${r.tokensOut} > ${r.tokensIn}/${mode.ratio}`);
+        // (f) a budget that affords real content is never answered with a lone marker
+        if (mode.name === 'ratio4' && r.tokensIn >= 2000 && r.kept.length === 0) failures.push(`${c.path} [${mode.name}] collapsed to a marker (${r.tokensIn} tokens in)`);
         if (mode.name === 'ratio4') {
           const again: PruneResult = await pruner.prune(req);
           if (again.text !== r.text) failures.push(`${c.path} [${mode.name}] not deterministic`);

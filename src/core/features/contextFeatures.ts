@@ -25,6 +25,11 @@ export const CONTEXT_FEATURE_NAMES: string[] = [
   'ctx_doc',
   'ctx_strong_share',
   'ctx_near_strong',
+  // log scale: most first-stage marginals are tiny, and 1e-4 vs 1e-2 still says a lot
+  'ctx_log_rel',
+  'ctx_log_win5_max',
+  'ctx_log_win20_max',
+  'ctx_log_scope_max',
 ];
 
 export const NUM_CONTEXT_FEATURES = CONTEXT_FEATURE_NAMES.length;
@@ -130,8 +135,17 @@ export function contextFeatures(p: ArrayLike<number>, docScore: number, syntax: 
     out[o + 13] = docScore;
     out[o + 14] = strongShare;
     out[o + 15] = 1 / (1 + dist[i] / 5);
+    out[o + 16] = logScale(rel[i]);
+    out[o + 17] = logScale(win5[i]);
+    out[o + 18] = logScale(win20[i]);
+    out[o + 19] = k >= 0 ? logScale(sMax[k]) : 0;
   }
   return out;
+}
+
+/** log10 of a share in (0, 1] mapped to [0, 1]: 1 -> 1, 1e-8 or less -> 0. */
+function logScale(v: number): number {
+  return v <= 1e-8 ? 0 : 1 + Math.log10(v) / 8;
 }
 
 /** Max of `x` over [i - w, i + w] for every i (a monotonic deque: O(n) whatever w). */

@@ -17,25 +17,22 @@ export function syntaxErrorRows(text: string, language: string, limit = 4): numb
   if (!tree) return null;
   try {
     if (!tree.rootNode.hasError) return [];
-    const rows: number[] = [];
-    const visit = (node: Node) => {
-      if (rows.length >= limit) return;
+    // The innermost error nodes: an ERROR node that swallows a long stretch (often from row 0,
+    // when tree-sitter gives up on the whole program) says little about where the trouble is;
+    // the ERROR/MISSING nodes inside it point there.
+    const found: number[] = [];
+    const visit = (node: Node): boolean => {
+      let inner = false;
+      for (const child of node.children) if (child && (child.hasError || child.isMissing)) inner = visit(child) || inner;
+      if (inner) return true;
       if (node.isMissing || node.type === 'ERROR') {
-        rows.push(node.startPosition.row);
-        // An ERROR node that swallows a long stretch also points at where it stops making sense.
-        if (node.type === 'ERROR' && node.endPosition.row > node.startPosition.row) {
-          for (const child of node.children) {
-            if (child && (child.isMissing || child.type === 'ERROR')) {
-              rows.push(child.startPosition.row);
-              break;
-            }
-          }
-        }
-        return;
+        found.push(node.startPosition.row);
+        return true;
       }
-      for (const child of node.children) if (child && (child.hasError || child.isMissing)) visit(child);
+      return false;
     };
     visit(tree.rootNode);
+    const rows = [...new Set(found)].sort((a, b) => a - b).slice(0, limit);
     return rows;
   } finally {
     tree.delete();
