@@ -214,3 +214,18 @@ describe('skim cat and skim grep', () => {
     expect(r.stdout).not.toContain('b.txt');
   });
 });
+
+describe('pipes and grep habits', () => {
+  it('stops quietly when the reader of stdout goes away (skim cat | head -1)', () => {
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" --import tsx src/cli/main.ts cat examples/logging.py examples/logging.py examples/logging.py | head -1`], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.stdout.split('\n')[0]).toBe('==> examples/logging.py <==');
+    expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+  });
+
+  it('skim grep accepts -n and -R as grep does', () => {
+    const r = skim(['grep', '-n', '-R', 'def get_records', 'examples']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/logging\.py:\d+:\s+def get_records/);
+  });
+});
+

@@ -30,6 +30,9 @@ export function registerGrep(program: Command): void {
     .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need')
     .option('-g, --glob <glob>', 'only files matching this glob, e.g. "*.py" or "src/**/*.ts"')
     .option('-i, --ignore-case', 'case-insensitive match')
+    // grep habits: line numbers are always shown and directories always searched
+    .option('-n, --line-number', 'accepted for grep compatibility (line numbers are always shown)')
+    .option('-R, --recursive', 'accepted for grep compatibility (directories are always searched)')
     .option('-F, --fixed-strings', 'pattern is a literal string')
     .option('-C, --context <n>', 'lines of context around each match', parseCount)
     .option('-m, --max-count <n>', 'stop after n matching lines in total', parseCount)
