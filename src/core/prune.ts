@@ -10,7 +10,7 @@ import { type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
 import { estimateTokens, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
 import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
-import { priorityOrder, selectByBudget, selectByThreshold } from './select/select.js';
+import { priorityOrder, segmentThresholds, selectByBudget, selectByThreshold } from './select/select.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
 import { countTokens } from './tokens/count.js';
 import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
@@ -86,6 +86,8 @@ function validate(req: PruneRequest): void {
   if (req.tokens !== undefined && !(Number.isInteger(req.tokens) && req.tokens >= 0)) throw new SkimError('`tokens` must be a non-negative integer', 'EUSAGE');
   if (req.threshold !== undefined && !(Number.isFinite(req.threshold) && req.threshold >= 0 && req.threshold <= 1))
     throw new SkimError('`threshold` must be a number in [0, 1]', 'EUSAGE');
+  if (req.relativeThreshold !== undefined && !(Number.isFinite(req.relativeThreshold) && req.relativeThreshold >= 0 && req.relativeThreshold <= 1))
+    throw new SkimError('`relativeThreshold` must be a number in [0, 1]', 'EUSAGE');
   if (req.pinLines !== undefined && !(Array.isArray(req.pinLines) && req.pinLines.every((l) => Number.isInteger(l) && l >= 1)))
     throw new SkimError('`pinLines` must be an array of 1-based line numbers', 'EUSAGE');
   if (req.ratio !== undefined && req.tokens !== undefined) throw new SkimError('give either `ratio` or `tokens`, not both', 'EUSAGE');
@@ -121,14 +123,14 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     warnings.push(`query truncated to ${MAX_QUERY_CHARS} characters`);
   }
 
-  const whole = (doc: Document | null, tokensIn: number, why?: string): PruneResult => {
+  const whole = (doc: Document | null, tokensIn: number, why?: string, score = 1): PruneResult => {
     if (why) warnings.push(why);
     const n = doc ? doc.lines.length : 0;
     return {
       text: code,
       kept: n ? [[1, n]] : [],
       omitted: [],
-      score: 1,
+      score,
       tokensIn,
       tokensOut: tokensIn,
       language: doc?.segments[0]?.language ?? language ?? 'text',
@@ -245,13 +247,19 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
       }
     }
   } else {
-    const tau = req.threshold ?? scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
-    seeds = selectByThreshold(probs, tau);
+    const base = scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
+    const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : base);
+    // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
+    const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
+    seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     chosen = materialize(seeds);
     if (doRepair) chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, warnings);
   }
 
   const text = joinPieces(chosen.pieces);
+  const tokensOut = countTokens(text);
+  // Markers cost tokens too: an output that saves nothing is worse than the input itself.
+  if (!budgetMode && tokensOut >= tokensIn) return whole(doc, tokensIn, undefined, round(docScore));
   if (budgetMode && n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1) && !warnings.some((w) => w.includes('too small')))
     warnings.push(`budget of ${budget} tokens too small to keep any line with the context it needs: every line omitted`);
   const result: PruneResult = {
@@ -261,7 +269,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     omitted: omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
     score: round(docScore),
     tokensIn,
-    tokensOut: countTokens(text),
+    tokensOut,
     language: doc.segments[0]?.language ?? 'text',
     ms: 0,
     shape: doc.shape,
@@ -475,6 +483,12 @@ function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number,
   }
   warnings.push(`budget of ${budget} tokens is too small even for a marker: output is empty`);
   return { mask, reasons, pieces: [], cost: 0 };
+}
+
+/** A threshold on the relative scale (0.5 = the calibrated τ) as a keep probability. */
+export function relativeTau(r: number, calibrated: number): number {
+  const base = Math.min(Math.max(calibrated, 1e-6), 1);
+  return Math.pow(base, (1 - r) / 0.5);
 }
 
 function round(x: number): number {

@@ -149,6 +149,11 @@ export interface Scorer {
   readonly name: string;
   /** Threshold-mode default for this scorer's probabilities (calibrated for high recall). */
   readonly defaultThreshold?: number;
+  /**
+   * Threshold mode (with the default threshold) also drops lines scoring below this share of
+   * the best line of their file: a file about the question keeps its relevant part, not all of it.
+   */
+  readonly relativeFloor?: number;
   score(input: ScoreInput): LineScores;
 }
 
@@ -170,6 +175,12 @@ export interface PruneRequest {
   tokens?: number;
   /** Threshold mode: keep lines whose keep probability >= threshold. */
   threshold?: number;
+  /**
+   * Threshold mode, on a scale relative to the scorer's calibrated threshold τ: 0.5 is τ itself,
+   * 1 keeps only lines the scorer is sure of, 0 keeps far more (τ' = τ^((1 - r) / 0.5)). For
+   * clients whose thresholds mean something else (SWE-Pruner's wire format). `threshold` wins.
+   */
+  relativeThreshold?: number;
   /** Include per-line scores in the result. */
   explain?: boolean;
   /** Disable the repair stage (ablation). */

@@ -138,10 +138,12 @@ export function createApp(options: AppOptions): Hono {
 
   app.post('/prune', async (c) => {
     const body = parse(swePrunerRequestSchema, await readJson(c));
-    const threshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : undefined;
+    // SWE-Pruner's threshold is on its own score scale (its clients send 0.5 and the like): map it
+    // onto skim's calibrated one, where 0.5 means skim's default operating point.
+    const relativeThreshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : undefined;
     // SWE-Pruner keeps the first fragment (the head of the file: module docstring/imports start) when asked.
     const pinLines = body.always_keep_first_frags ? [1] : undefined;
-    const result = await runPrune({ code: body.code, query: body.query, threshold, explain: true, pinLines });
+    const result = await runPrune({ code: body.code, query: body.query, relativeThreshold, explain: true, pinLines });
     return c.json(toSwePrunerResponse(body.query, body.code, result));
   });
 

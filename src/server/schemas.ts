@@ -15,6 +15,7 @@ export const pruneRequestSchema = z.object({
   ratio: ratio.optional(),
   tokens: z.number().int().nonnegative().optional(),
   threshold: z.number().min(0).max(1).optional(),
+  relativeThreshold: z.number().min(0).max(1).optional(),
   explain: z.boolean().optional(),
   repair: z.boolean().optional(),
   keepSmall: z.boolean().optional(),

@@ -68,8 +68,8 @@ export function scorersFor(models: { name: string; dir: string }[], withHeuristi
     const s = createLearnedScorer(m.dir);
     if (!s) throw new Error(`no model weights in ${m.dir}`);
     out.push({ name: m.name, scorer: s });
-    // a two-stage model is also measured without its context stage (ablation)
-    if (s.loaded.context) out.push({ name: `${m.name}-stage1`, scorer: createLearnedScorer(m.dir, { contextStage: false })! });
+    // a model with later stages (context stage, neighbour lift) is also measured without them (ablation)
+    if (s.loaded.context || s.loaded.header.lift) out.push({ name: `${m.name}-stage1`, scorer: createLearnedScorer(m.dir, { contextStage: false })! });
   }
   return out;
 }

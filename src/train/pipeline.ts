@@ -8,12 +8,13 @@ import { contextFeatures, NUM_CONTEXT_FEATURES, withContext } from '../core/feat
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
 import type { LamrModel, LossWeights, ModelMode } from '../core/model/lamr.js';
+import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
 import { buildExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
 import { loadSyntaxSource } from './syntaxSource.js';
-import { calibrateThreshold, DEFAULT_TRAIN, type EpochReport, evaluate, train } from './trainer.js';
+import { calibrateThreshold, DEFAULT_TRAIN, type EpochReport, evaluate, RELATIVE_FLOORS, selectionScore, train } from './trainer.js';
 
 export interface TrainRunOptions {
   data: string[];
@@ -55,6 +56,7 @@ export interface TrainSummary {
   stage1Threshold?: ReturnType<typeof calibrateThreshold>;
   contextEpochs?: EpochReport[];
   contextBestEpoch?: number;
+  lift?: LiftParams;
   threshold: ReturnType<typeof calibrateThreshold>;
   seconds: { read: number; prepare: number; features: number; train: number; total: number };
   params: number;
@@ -147,8 +149,11 @@ function fitAndSave(
   o.log(`training ${cfg.mode} H=${cfg.hidden} lambda=${cfg.loss.lambda} on ${trainEx.length} examples, validating on ${valEx.length}`);
   const stage1 = fitStage(o, cfg, trainEx, valEx, NUM_FEATURES, init);
   const { model, reports, best } = stage1;
-  let cal = stage1.cal;
+  // the first stage's own calibration (no floor): what the ablation without later stages uses
+  const cal1 = calibrate(o, model, valEx, undefined, [0]);
+  let cal = cal1;
   let context: { model: LamrModel; reports: EpochReport[]; best: number } | undefined;
+  let lift: LiftParams | undefined;
   if (c.contextStage) {
     // second stage: the first stage's marginals on every example (in-sample on train: the first
     // stage has ~2k parameters for ~10k files) become context features next to the line features
@@ -160,9 +165,11 @@ function fitAndSave(
         return { ...e, X: Float32Array.from(withContext(e.X, NUM_FEATURES, C, e.n)) };
       });
     const ctxCfg = { ...cfg, seed: seed + 1 };
-    const s2 = fitStage(o, ctxCfg, withCtx(trainEx), withCtx(valEx), NUM_FEATURES + NUM_CONTEXT_FEATURES);
+    const valCtx = withCtx(valEx);
+    const s2 = fitStage(o, ctxCfg, withCtx(trainEx), valCtx, NUM_FEATURES + NUM_CONTEXT_FEATURES);
     context = { model: s2.model, reports: s2.reports, best: s2.best };
-    cal = s2.cal;
+    lift = chooseLift(o, s2.model, valCtx);
+    cal = calibrate(o, s2.model, valCtx, lift, RELATIVE_FLOORS);
   }
   const tTrain = Date.now();
 
@@ -180,17 +187,19 @@ function fitAndSave(
     bridge: { samples: bridges.samples, queryTerms: bridges.full.table.size, pairs },
     epochs: reports,
     bestEpoch: best,
-    ...(context ? { stage1Threshold: stage1.cal, contextEpochs: context.reports, contextBestEpoch: context.best } : {}),
+    ...(context ? { stage1Threshold: cal1, contextEpochs: context.reports, contextBestEpoch: context.best, lift } : {}),
     threshold: cal,
     seconds: { read: (tRead - t0) / 1000, prepare: (tPrep - tRead) / 1000, features: (tFeat - tPrep) / 1000, train: (tTrain - tFeat) / 1000, total: (Date.now() - t0) / 1000 },
     params: model.p.length,
   };
   const bestRep = context ? context.reports.find((r) => r.epoch === context.best) : reports.find((r) => r.epoch === best);
   saveModel(c.out, model, bridges.full, {
-    ...(context ? { stage1Threshold: Math.round(stage1.cal.threshold * 1e4) / 1e4, stage1DocPower: stage1.cal.docPower, contextBestEpoch: context.best } : {}),
-    threshold: Math.round(cal.threshold * 1e4) / 1e4,
+    ...(context ? { stage1Threshold: Math.round(cal1.threshold * 1e5) / 1e5, stage1DocPower: cal1.docPower, contextBestEpoch: context.best } : {}),
+    ...(lift ? { lift } : {}),
+    relativeFloor: cal.relativeFloor,
+    threshold: Math.round(cal.threshold * 1e5) / 1e5,
     docPower: cal.docPower,
-    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro); see train-report.json`,
+    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters; see train-report.json`,
     syntax: syntax.name,
     createdAt: summary.date,
     seed,
@@ -201,7 +210,7 @@ function fitAndSave(
   return summary;
 }
 
-/** Train one stage (Adam over cached examples, best epoch on validation), then calibrate its threshold. */
+/** Train one stage (Adam over cached examples, best epoch on validation). */
 function fitStage(
   o: TrainRunOptions,
   cfg: typeof DEFAULT_TRAIN,
@@ -209,7 +218,7 @@ function fitStage(
   valEx: Example[],
   F: number,
   init?: Float64Array,
-): { model: LamrModel; reports: EpochReport[]; best: number; cal: ReturnType<typeof calibrateThreshold> } {
+): { model: LamrModel; reports: EpochReport[]; best: number } {
   let bar = o.progress('train', 1);
   let barTotal = 0;
   const { model, reports, best } = train(trainEx, valEx, cfg, F, {
@@ -233,10 +242,28 @@ function fitStage(
   });
   // ship float32 weights: evaluate/calibrate exactly what ships
   model.p.set(Float64Array.from(new Float32Array(model.p)));
+  return { model, reports, best };
+}
+
+/** Neighbour-lift candidates (window 0 = none), chosen by the validation selection score. */
+const LIFTS: LiftParams[] = [{ window: 0, alpha: 0 }, ...[1, 2, 3].flatMap((window) => [0.5, 0.7, 0.8, 0.9, 1].map((alpha) => ({ window, alpha })))];
+
+function chooseLift(o: TrainRunOptions, model: LamrModel, valEx: Example[]): LiftParams | undefined {
+  let best: { lift: LiftParams; score: number } | undefined;
+  for (const lift of LIFTS) {
+    const score = selectionScore(evaluate(model, valEx, undefined, (k) => liftNeighbours(k, lift)));
+    o.log(`lift window ${lift.window} alpha ${lift.alpha}: select ${score.toFixed(4)}`);
+    if (!best || score > best.score + 1e-9) best = { lift, score };
+  }
+  o.log(`neighbour lift: window ${best!.lift.window}, alpha ${best!.lift.alpha}`);
+  return best!.lift.window > 0 ? best!.lift : undefined;
+}
+
+function calibrate(o: TrainRunOptions, model: LamrModel, valEx: Example[], lift: LiftParams | undefined, floors: number[]): ReturnType<typeof calibrateThreshold> {
   const scores = new Map();
-  evaluate(model, valEx, scores);
-  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9);
-  o.log(`calibration candidates: ${JSON.stringify(cal.candidates)}`);
-  o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
-  return { model, reports, best, cal };
+  evaluate(model, valEx, scores, lift ? (k) => liftNeighbours(k, lift) : undefined);
+  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9, ['teacher'], floors);
+  o.log(`calibration candidates: ${JSON.stringify(cal.candidates.map((c) => [c.docPower, c.relativeFloor, +c.threshold.toFixed(5), +c.goldKeptShare.toFixed(3), +c.distractorKeptShare.toFixed(3)]))}`);
+  o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower} floor ${cal.relativeFloor}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
+  return cal;
 }

@@ -39,17 +39,27 @@ export function groupOf(e: Example): string {
   return `${e.file.source}/${e.file.queryKind}`;
 }
 
-export function evaluate(model: LamrModel, examples: Example[], scoresOut?: Map<Example, { keep: Float64Array; doc: number }>): Record<string, EvalGroup> {
+export function evaluate(
+  model: LamrModel,
+  examples: Example[],
+  scoresOut?: Map<Example, { keep: Float64Array; doc: number }>,
+  post?: (keep: Float64Array) => Float64Array,
+): Record<string, EvalGroup> {
   const acc = new Map<string, { prf: Prf; h4: number; h8: number; tot: number; files: number }>();
+  const infer = (e: Example) => {
+    const o = model.infer(e.X, e.n);
+    if (post) o.keep = post(o.keep);
+    return o;
+  };
   for (const e of examples) {
     if (e.file.role !== 'gold' || e.file.agg.length === 0) {
       if (scoresOut) {
-        const o = model.infer(e.X, e.n);
+        const o = infer(e);
         scoresOut.set(e, { keep: o.keep, doc: o.docScore });
       }
       continue;
     }
-    const out = model.infer(e.X, e.n);
+    const out = infer(e);
     scoresOut?.set(e, { keep: out.keep, doc: out.docScore });
     const g = groupOf(e);
     let a = acc.get(g);
@@ -142,57 +152,90 @@ export interface Calibration {
   threshold: number;
   /** Keep score = marginal * docScore^docPower (0: marginals alone). */
   docPower: number;
+  /** Lines below this share of their file's best score are dropped too (0: no floor). */
+  relativeFloor: number;
   targetRecall: number;
   /** At the chosen threshold, on the validation slice: */
   recall: number;
   distractorKeptShare: number;
   goldKeptShare: number;
   files: number;
-  /** Distractor share kept at the target recall for each candidate docPower. */
-  candidates: { docPower: number; threshold: number; distractorKeptShare: number; goldKeptShare: number }[];
+  /** Kept shares at the target recall for each candidate (docPower, floor). */
+  candidates: { docPower: number; relativeFloor: number; threshold: number; distractorKeptShare: number; goldKeptShare: number }[];
 }
 
+export const DOC_POWERS = [0, 0.5, 1, 2];
+export const RELATIVE_FLOORS = [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3];
+
 /**
- * Threshold calibration: for each candidate docPower, the largest tau whose micro recall of the
- * aggregate lines on the validation gold files (teacher slice, both query kinds) is still
- * >= targetRecall; the docPower that then keeps the fewest distractor characters wins.
+ * Threshold calibration: for each candidate docPower and relative floor, the largest tau whose
+ * micro recall of the aggregate lines on the validation gold files (teacher slice, both query
+ * kinds) is still >= targetRecall when a line is kept iff its score reaches both tau and the floor
+ * times its file's best score; the candidate that then keeps the fewest characters (gold and
+ * distractor shares added) wins. `floors` = [0] reproduces the floor-less calibration.
  */
-export function calibrateThreshold(scores: Map<Example, { keep: Float64Array; doc: number }>, targetRecall = 0.9, groups = ['teacher']): Calibration {
+export function calibrateThreshold(
+  scores: Map<Example, { keep: Float64Array; doc: number }>,
+  targetRecall = 0.9,
+  groups = ['teacher'],
+  floors: number[] = RELATIVE_FLOORS,
+): Calibration {
   const candidates: Calibration['candidates'] = [];
   let best: Calibration | null = null;
-  for (const docPower of [0, 0.5, 1, 2]) {
-    const pos: number[] = [];
-    let goldChars = 0;
-    let distChars = 0;
-    const goldLines: { s: number; c: number }[] = [];
-    const distLines: { s: number; c: number }[] = [];
-    let files = 0;
-    for (const [e, { keep, doc }] of scores) {
-      if (!groups.includes(e.file.source)) continue;
-      files++;
-      const m = Math.pow(doc, docPower);
-      const costs = charCosts(e.file.lines);
-      if (e.file.role === 'gold') {
-        for (const i of e.file.agg) pos.push(keep[i] * m);
-        for (let i = 0; i < e.n; i++) {
-          goldLines.push({ s: keep[i] * m, c: costs[i] });
-          goldChars += costs[i];
-        }
-      } else {
-        for (let i = 0; i < e.n; i++) {
-          distLines.push({ s: keep[i] * m, c: costs[i] });
-          distChars += costs[i];
+  for (const docPower of DOC_POWERS) {
+    for (const relativeFloor of floors) {
+      // per line: its score and the file's floor; a line can only be kept at or above its floor
+      const pos: number[] = [];
+      let posTotal = 0;
+      let goldChars = 0;
+      let distChars = 0;
+      const goldLines: { s: number; c: number }[] = [];
+      const distLines: { s: number; c: number }[] = [];
+      let files = 0;
+      for (const [e, { keep, doc }] of scores) {
+        if (!groups.includes(e.file.source)) continue;
+        files++;
+        const m = Math.pow(doc, docPower);
+        let max = 0;
+        for (let i = 0; i < e.n; i++) max = Math.max(max, keep[i] * m);
+        const floor = relativeFloor * max;
+        // a line under its floor is never kept: score it -1
+        const eff = (i: number) => (keep[i] * m >= floor ? keep[i] * m : -1);
+        const costs = charCosts(e.file.lines);
+        if (e.file.role === 'gold') {
+          for (const i of e.file.agg) {
+            posTotal++;
+            const v = eff(i);
+            if (v >= 0) pos.push(v);
+          }
+          for (let i = 0; i < e.n; i++) {
+            goldLines.push({ s: eff(i), c: costs[i] });
+            goldChars += costs[i];
+          }
+        } else {
+          for (let i = 0; i < e.n; i++) {
+            distLines.push({ s: eff(i), c: costs[i] });
+            distChars += costs[i];
+          }
         }
       }
+      const need = Math.ceil(targetRecall * posTotal);
+      if (posTotal === 0 || pos.length < need) continue; // this floor alone loses too much
+      pos.sort((a, b) => b - a);
+      const tau = Math.max(1e-4, pos[Math.max(0, need - 1)]);
+      const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
+      const recall = pos.filter((s) => s >= tau).length / posTotal;
+      const cal: Calibration = {
+        threshold: tau, docPower, relativeFloor, targetRecall, recall,
+        distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files, candidates,
+      };
+      candidates.push({ docPower, relativeFloor, threshold: tau, distractorKeptShare: cal.distractorKeptShare, goldKeptShare: cal.goldKeptShare });
+      const cost = (c: Calibration) => c.distractorKeptShare + c.goldKeptShare;
+      if (!best || cost(cal) < cost(best) - 1e-9) best = cal;
     }
-    pos.sort((a, b) => b - a);
-    const k = Math.min(pos.length - 1, Math.ceil(targetRecall * pos.length) - 1);
-    const tau = pos.length ? Math.max(1e-4, pos[Math.max(0, k)]) : 0.5;
-    const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
-    const recall = pos.filter((s) => s >= tau).length / Math.max(1, pos.length);
-    const cal: Calibration = { threshold: tau, docPower, targetRecall, recall, distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files, candidates };
-    candidates.push({ docPower, threshold: tau, distractorKeptShare: cal.distractorKeptShare, goldKeptShare: cal.goldKeptShare });
-    if (!best || cal.distractorKeptShare < best.distractorKeptShare - 1e-9) best = cal;
   }
-  return best!;
+  if (!best) {
+    return { threshold: 0.5, docPower: 0, relativeFloor: 0, targetRecall, recall: 0, distractorKeptShare: 0, goldKeptShare: 0, files: 0, candidates };
+  }
+  return best;
 }

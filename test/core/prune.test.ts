@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SkimError } from '../../src/core/errors.js';
-import { createPruner } from '../../src/core/prune.js';
+import { createPruner, prune, relativeTau } from '../../src/core/prune.js';
 import { checkInvariants } from '../helpers/invariants.js';
 
 const pruner = createPruner({ scorer: 'heuristic' });
@@ -73,5 +73,20 @@ describe('prune', () => {
     await expect(pruner.prune({ code: 'x', ratio: 0.5 })).rejects.toThrow(/ratio/);
     await expect(pruner.prune({ code: 'x', ratio: 2, tokens: 3 })).rejects.toThrow(/either/);
     await expect(pruner.prune({ code: 'x', threshold: 2 })).rejects.toThrow(/threshold/);
+  });
+});
+
+describe('relativeThreshold (SWE-Pruner-style thresholds)', () => {
+  it('0.5 is the calibrated threshold, higher keeps less, lower keeps more', async () => {
+    expect(relativeTau(0.5, 0.01)).toBeCloseTo(0.01);
+    expect(relativeTau(1, 0.01)).toBe(1);
+    expect(relativeTau(0, 0.01)).toBeCloseTo(1e-4);
+    // the default (learned) scorer: its calibrated threshold is the 0.5 point
+    const kept = async (r?: number) => (await prune({ code: logging, query: Q, relativeThreshold: r })).tokensOut;
+    const [lo, mid, def, hi] = [await kept(0.2), await kept(0.5), await kept(undefined), await kept(0.8)];
+    expect(mid).toBe(def);
+    expect(lo).toBeGreaterThan(mid);
+    expect(hi).toBeLessThan(mid);
+    expect(hi).toBeGreaterThan(0);
   });
 });

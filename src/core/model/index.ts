@@ -10,44 +10,55 @@ import { contextFeatures, withContext } from '../features/contextFeatures.js';
 import { analyzeQuery, lineFeatures, NUM_FEATURES, type QueryInfo } from '../features/lineFeatures.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
 import { type LoadedModel, loadModel, modelExists } from './io.js';
+import { type LiftParams, liftNeighbours } from './lift.js';
 
 export interface LearnedScorer extends Scorer {
   /** Default keep threshold calibrated on validation data. */
   readonly threshold: number;
   /** Same value, under the name prune() looks for. */
   readonly defaultThreshold: number;
+  readonly relativeFloor: number;
   readonly loaded: LoadedModel;
 }
 
 export interface ScorerOptions {
-  /** Use the second (auto-context) stage when the model has one (default true; false = ablation). */
+  /**
+   * Use what training added after the first stage: the second (auto-context) stage, the neighbour
+   * lift and the relative floor (default true; false = the first stage alone, with its own calibration).
+   */
   contextStage?: boolean;
 }
 
 export function scorerFromModel(loaded: LoadedModel, name = 'learned', opts: ScorerOptions = {}): LearnedScorer {
   const { model, bridge, header } = loaded;
-  const context = opts.contextStage === false ? undefined : loaded.context;
-  const threshold = context || !loaded.context ? header.threshold : Number(header.stage1Threshold ?? header.threshold);
-  const docPower = Number((context || !loaded.context ? header.docPower : header.stage1DocPower ?? header.docPower) ?? 0);
-  const ctx = { bridge };
+  const full = opts.contextStage !== false;
+  const context = full ? loaded.context : undefined;
+  // the first stage alone has its own calibration when later stages were trained on top of it
+  const stage1Only = !full && header.stage1Threshold !== undefined;
+  const threshold = stage1Only ? Number(header.stage1Threshold) : header.threshold;
+  const docPower = Number((stage1Only ? header.stage1DocPower : header.docPower) ?? 0);
+  const lift = full ? (header.lift as LiftParams | undefined) : undefined;
+  const relativeFloor = full ? Number(header.relativeFloor ?? 0) : 0;
   let lastQuery: QueryInfo | undefined;
   return {
     name,
     threshold,
     defaultThreshold: threshold,
+    relativeFloor,
     loaded,
     score(input: ScoreInput): LineScores {
       const n = input.lines.length;
       if (n === 0) return { keep: new Float64Array(0), docScore: 0, gateSemantic: new Float64Array(0), viterbi: new Uint8Array(0) };
       // segments of one request share the query: analyze it once
       if (!lastQuery || lastQuery.text !== input.query) lastQuery = analyzeQuery(input.query, bridge);
-      const X = lineFeatures(input, ctx, lastQuery);
+      const X = lineFeatures(input, { bridge }, lastQuery);
       let out = model.infer(X, n);
       if (context) {
         // second stage: the same features plus what the first stage thinks of each line's surroundings
         const C = contextFeatures(out.keep, out.docScore, input.syntax, n);
         out = context.infer(withContext(X, NUM_FEATURES, C, n), n);
       }
+      if (lift) out.keep = liftNeighbours(out.keep, lift);
       // keep = P(line kept | file relevant) * P(file relevant)^docPower (calibrated; 0 = marginals alone)
       if (docPower > 0) {
         const m = Math.pow(out.docScore, docPower);

@@ -19,10 +19,27 @@ export function priorityOrder(probs: Float64Array, prior?: Float64Array): number
   return order;
 }
 
-export function selectByThreshold(probs: Float64Array, threshold: number): Uint8Array {
+/** Keep lines at or over the threshold (one for all lines, or one per line). */
+export function selectByThreshold(probs: Float64Array, threshold: number | Float64Array): Uint8Array {
   const mask = new Uint8Array(probs.length);
-  for (let i = 0; i < probs.length; i++) if (probs[i] >= threshold) mask[i] = 1;
+  for (let i = 0; i < probs.length; i++) if (probs[i] >= (typeof threshold === 'number' ? threshold : threshold[i])) mask[i] = 1;
   return mask;
+}
+
+/**
+ * Per-line thresholds: the global one, raised in each segment to `floor` times the segment's best
+ * score (scores above 1, i.e. pinned lines, do not count as the best).
+ */
+export function segmentThresholds(probs: Float64Array, segments: number[][], threshold: number, floor: number): Float64Array {
+  const out = new Float64Array(probs.length).fill(threshold);
+  if (floor <= 0) return out;
+  for (const lines of segments) {
+    let best = 0;
+    for (const i of lines) if (probs[i] <= 1 && probs[i] > best) best = probs[i];
+    const t = Math.max(threshold, floor * best);
+    for (const i of lines) out[i] = t;
+  }
+  return out;
 }
 
 export interface Materialized {
