@@ -5,10 +5,15 @@
  *   npx tsx scripts/adapt-eval.ts [--repos sympy/sympy,sphinx-doc/sphinx,pytest-dev/pytest]
  *     [--init models/default | --init none] [--max-train 1500] [--epochs 4] [--bridge init|refit]
  *     [--work scratch/adapt-eval] [--json FILE]
- *     [--feature-bridge held-out|none]
+ *     [--feature-bridge held-out|none] [--unseen]
  * With --init none it trains from scratch per repository and compares with the heuristic scorer.
+ * With --unseen the repository is treated as one the shipped model never saw, as a user's own
+ * would be: the base is the shipped weights with a bridge fitted WITHOUT the repository's commits,
+ * and fine-tuning starts from that base (use --bridge merge to extend its bridge with the
+ * repository's train commits, cross-fitted).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { bridgeToJson } from '../src/core/features/bridge.js';
 import path from 'node:path';
 import { baseScorer, compareOnVal, fineTune, readRepoSamples } from '../src/data/adapt.js';
 import { type LabeledFile, readCases } from '../src/train/datasets.js';
@@ -64,7 +69,8 @@ const initArg = opt('--init', 'models/default')!;
 const init = initArg === 'none' ? undefined : initArg;
 const maxTrain = Number(opt('--max-train', '1500'));
 const epochs = opt('--epochs') ? Number(opt('--epochs')) : undefined;
-const bridge = (opt('--bridge', 'init') ?? 'init') as 'init' | 'refit';
+const bridge = (opt('--bridge', 'init') ?? 'init') as 'init' | 'refit' | 'merge';
+const unseen = args.includes('--unseen');
 const work = opt('--work', 'scratch/adapt-eval')!;
 // features of the fine-tuning samples from a bridge fitted WITHOUT this repository (the shipped
 // bridge saw its train samples); "none" uses the shipped bridge as is (leaky, for comparison)
@@ -102,13 +108,21 @@ for (const repo of repos) {
   mkdirSync(out, { recursive: true });
   console.error(`${repo}: ${g.train.length} train, ${g.val.length} val samples after the filter`);
   let featureBridge;
-  if (init && bridge === 'init' && featureBridgeMode === 'held-out') {
+  let initDir = init;
+  if (init && (unseen || (bridge === 'init' && featureBridgeMode === 'held-out'))) {
     const teacher = await readCases(path.join(path.dirname(data), 'teacher-train.jsonl.gz'), 'teacher');
-    featureBridge = fitBridges([], [...allTrain.filter((f) => f.repo !== repo), ...teacher]).full;
-    console.error(`  feature bridge fitted without ${repo}: ${featureBridge.table.size} query terms`);
+    const without = fitBridges([], [...allTrain.filter((f) => f.repo !== repo), ...teacher]).full;
+    console.error(`  bridge fitted without ${repo}: ${without.table.size} query terms`);
+    if (unseen) {
+      // the shipped weights with a bridge that never saw this repository: the base a user's repo meets
+      initDir = path.join(out, 'base-unseen');
+      mkdirSync(initDir, { recursive: true });
+      copyFileSync(path.join(init, 'model.json'), path.join(initDir, 'model.json'));
+      writeFileSync(path.join(initDir, 'bridge.json'), JSON.stringify(bridgeToJson(without)) + '\n');
+    } else featureBridge = without;
   }
-  const ft = await fineTune({ train: g.train, init, out, maxTrain, epochs, bridge, featureBridge, log: (m) => console.error(`  ${m}`) });
-  const base = baseScorer(init);
+  const ft = await fineTune({ train: g.train, init: initDir, out, maxTrain, epochs, bridge, featureBridge, log: (m) => console.error(`  ${m}`) });
+  const base = baseScorer(initDir);
   const cmp = await compareOnVal(g.val, base, out);
   const ci = await bootstrapDelta(g.val, scorerFromModel(loadModel(out), 'adapted'), base.scorer);
   const row = { repo, ci95: ci, trainSamples: ft.fit, tuneSamples: ft.tune, valFiles: cmp.files, valLines: cmp.labelled, before: cmp.before, after: cmp.after, better: cmp.better, bestEpoch: ft.bestEpoch, trainSeconds: ft.seconds };
@@ -126,5 +140,5 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 const json = opt('--json');
-if (json) writeFileSync(json, JSON.stringify({ command: `npx tsx scripts/adapt-eval.ts ${args.join(' ')}`, date: new Date().toISOString(), init: init ?? null, bridge, featureBridge: featureBridgeMode, maxTrain, results }, null, 1) + '\n');
+if (json) writeFileSync(json, JSON.stringify({ command: `npx tsx scripts/adapt-eval.ts ${args.join(' ')}`, date: new Date().toISOString(), init: init ?? null, unseen, bridge, featureBridge: featureBridgeMode, maxTrain, results }, null, 1) + '\n');
 console.error(`done in ${((Date.now() - t0) / 1000).toFixed(0)}s`);

@@ -10,7 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BridgeTable } from '../core/features/bridge.js';
+import { type BridgeTable, mergeBridges } from '../core/features/bridge.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 
 import { scorerFromModel } from '../core/model/index.js';
@@ -63,7 +63,11 @@ export interface FineTuneOptions {
   seed?: number;
   /** Cap on training samples (hash-sampled). */
   maxTrain?: number;
-  bridge?: 'init' | 'refit';
+  /**
+   * The bridge of the fine-tuned model: the init model's as is, `refit` on the repository's
+   * samples alone, or `merge`d (the init table extended with the repository's).
+   */
+  bridge?: 'init' | 'refit' | 'merge';
   /**
    * Bridge for the features of the fine-tuning examples (default: the model's own bridge). It must
    * not have been fitted on these examples' labels, or the bridge features look stronger in training
@@ -105,9 +109,14 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   const asVal = (f: LabeledFile): LabeledFile => ({ ...f, split: 'val' });
   const syntax = await loadSyntaxSource();
   const { prepared } = await prepareFiles([...fit, ...tune.map(asVal)], syntax);
+  const bridgeMode = init ? (o.bridge ?? 'init') : 'refit';
   let bridges: Bridges;
-  if (init && (o.bridge ?? 'init') === 'init') bridges = { full: init.bridge, folds: [init.bridge, init.bridge], samples: 0 };
-  else bridges = fitBridges(prepared);
+  if (init && bridgeMode === 'init') bridges = { full: init.bridge, folds: [init.bridge, init.bridge], samples: 0 };
+  else if (init && bridgeMode === 'merge') {
+    // cross-fitted like the trainer: a training example's features never use a table fitted on its own labels
+    const own = fitBridges(prepared);
+    bridges = { full: mergeBridges(init.bridge, own.full), folds: [mergeBridges(init.bridge, own.folds[0]), mergeBridges(init.bridge, own.folds[1])], samples: own.samples };
+  } else bridges = fitBridges(prepared);
   const featureBridges: Bridges = o.featureBridge ? { full: o.featureBridge, folds: [o.featureBridge, o.featureBridge], samples: 0 } : bridges;
   const examples = buildExamples(prepared, featureBridges, DEFAULT_WEIGHTS);
   const fitEx = examples.filter((e) => e.file.split === 'train');
@@ -115,7 +124,7 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   const hidden = init?.model.H ?? DEFAULT_TRAIN.hidden;
   const mode = init?.model.mode ?? DEFAULT_TRAIN.mode;
   const cfg = { ...DEFAULT_TRAIN, seed, mode, hidden, epochs: o.epochs ?? (init ? 4 : DEFAULT_TRAIN.epochs), lr: o.lr ?? (init ? DEFAULT_TRAIN.lr / 4 : DEFAULT_TRAIN.lr) };
-  log(`${init ? `fine-tuning ${o.init}` : 'training from scratch'} (${mode}, H=${hidden}, lr ${cfg.lr}, ${cfg.epochs} epochs, bridge ${init && (o.bridge ?? 'init') === 'init' ? 'of the init model' : `refitted on ${bridges.samples} samples`}) on ${fitEx.length} samples, selecting on ${tuneEx.length}`);
+  log(`${init ? `fine-tuning ${o.init}` : 'training from scratch'} (${mode}, H=${hidden}, lr ${cfg.lr}, ${cfg.epochs} epochs, bridge ${bridgeMode === 'init' ? 'of the init model' : bridgeMode === 'merge' ? `of the init model extended with ${bridges.samples} samples` : `refitted on ${bridges.samples} samples`}) on ${fitEx.length} samples, selecting on ${tuneEx.length}`);
   const epochs: FineTuneResult['epochs'] = [];
   if (init) {
     const g0 = evaluate(init.model, tuneEx)['commit/commit'];
@@ -131,6 +140,16 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
       log(`epoch ${r.epoch}: loss ${r.loss.toFixed(4)}, tune R@4x ${(g?.recall4 ?? 0).toFixed(3)} R@8x ${(g?.recall8 ?? 0).toFixed(3)} (${r.seconds.toFixed(1)}s)`);
     },
   });
+  // no fine-tuned epoch beats the init model on the tune slice: keep the init weights
+  const mean = (e: { tuneR4: number; tuneR8: number }) => (e.tuneR4 + e.tuneR8) / 2;
+  const e0 = epochs.find((e) => e.epoch === 0);
+  const eBest = epochs.find((e) => e.epoch === best);
+  let bestEpoch = best;
+  if (init && e0 && eBest && mean(e0) >= mean(eBest)) {
+    log('no epoch beats the init model on the tune slice: its weights are kept');
+    model.p.set(init.model.p);
+    bestEpoch = 0;
+  }
   model.p.set(Float64Array.from(new Float32Array(model.p))); // what ships is float32
   // threshold: keep the init model's operating point (its recall on the tune slice at its threshold)
   const docPower = typeof init?.header.docPower === 'number' ? init.header.docPower : 0;
@@ -164,11 +183,11 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
     syntax: syntax.name,
     createdAt: new Date().toISOString(),
     seed,
-    bestEpoch: best,
+    bestEpoch,
     fineTunedFrom: o.init ?? null,
     fineTuneSamples: fit.length,
   }, init?.context);
-  const res: FineTuneResult = { out: o.out, fit: fit.length, tune: tune.length, bestEpoch: best, epochs, threshold, seconds: (Date.now() - t0) / 1000 };
+  const res: FineTuneResult = { out: o.out, fit: fit.length, tune: tune.length, bestEpoch, epochs, threshold, seconds: (Date.now() - t0) / 1000 };
   return res;
 }
 

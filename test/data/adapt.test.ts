@@ -38,8 +38,9 @@ describe('fine-tuning from an init model', () => {
     expect(readFileSync(join(tuned, 'bridge.json'), 'utf8')).toBe(readFileSync(join(base, 'bridge.json'), 'utf8'));
     expect(m.header.threshold).toBeGreaterThan(0);
     expect(m.header.threshold).toBeLessThanOrEqual(1);
-    // parameters moved away from the init
-    expect(Array.from(m.model.p)).not.toEqual(Array.from(loadModel(base).model.p));
+    // parameters moved away from the init, unless no epoch beat it on the tune slice
+    if (r.bestEpoch === 0) expect(Array.from(m.model.p)).toEqual(Array.from(loadModel(base).model.p));
+    else expect(Array.from(m.model.p)).not.toEqual(Array.from(loadModel(base).model.p));
     const cmp = await compareOnVal(samples.val, baseScorer(base), tuned);
     expect(cmp.before.name).toBe('shipped');
     expect(cmp.files).toBe(samples.val.filter((f) => f.agg.length > 0).length);

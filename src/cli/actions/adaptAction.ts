@@ -26,7 +26,7 @@ interface AdaptFlags {
   epochs?: number;
   maxTrain: number;
   minVal: number;
-  bridge: 'init' | 'refit';
+  bridge: 'init' | 'refit' | 'merge';
   keepData?: string;
   force?: boolean;
 }
@@ -50,12 +50,12 @@ export function registerAdapt(program: Command): void {
     .option('--epochs <n>', 'fine-tuning epochs (default 4; 8 from scratch)', positiveInt('--epochs'))
     .option('--max-train <n>', 'cap on training samples', positiveInt('--max-train'), 5000)
     .option('--min-val <n>', 'refuse to judge with fewer held-back samples than this', positiveInt('--min-val'), 10)
-    .option('--bridge <mode>', 'init: keep the init model\'s query->code bridge; refit: fit it on this repository only', 'init')
+    .option('--bridge <mode>', 'init: keep the init model\'s query->code bridge; merge: extend it with this repository\'s commits; refit: fit it on this repository only', 'init')
     .option('--keep-data <file>', 'also keep the mined samples in this .jsonl file')
     .option('--force', 'write the adapted model even when it is not better')
     .action(action(async (flags: AdaptFlags) => {
       if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
-      if (flags.bridge !== 'init' && flags.bridge !== 'refit') throw new SkimError('--bridge must be init or refit', 'EUSAGE');
+      if (!['init', 'merge', 'refit'].includes(flags.bridge)) throw new SkimError('--bridge must be init, merge or refit', 'EUSAGE');
       const init = flags.fromScratch ? undefined : (flags.init ?? defaultModelDir() ?? undefined);
       if (!flags.fromScratch) {
         if (!init || !modelExists(init)) throw new SkimError(`no model to start from${init ? ` in ${init}` : ' (models/default is not installed)'}: pass --init DIR or --from-scratch`, 'ENOINPUT');

@@ -151,3 +151,23 @@ export function bridgeFromJson(j: { table: Record<string, [string, number][]>; p
 export function emptyBridge(): BridgeTable {
   return { table: new Map(), prior: new Map() };
 }
+
+/**
+ * A base table (the shipped one) extended with one fitted on a repository's own commits: per
+ * query term, the union of both rows, the stronger association where both have a pair, strongest
+ * first, at most `topPerQuery`; the repository's prior wins where it has one. Used by fine-tuning
+ * to add a repository's vocabulary ("the query says X, this codebase calls it Y") without
+ * forgetting the general table (which keeps no counts to refit from).
+ */
+export function mergeBridges(base: BridgeTable, extra: BridgeTable, topPerQuery = 16): BridgeTable {
+  const table = new Map(base.table);
+  for (const [q, row] of extra.table) {
+    const merged = new Map(table.get(q) ?? []);
+    for (const [c, a] of row) merged.set(c, Math.max(a, merged.get(c) ?? -Infinity));
+    table.set(q, [...merged].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, topPerQuery));
+  }
+  const prior = new Map(base.prior);
+  for (const [c, v] of extra.prior) prior.set(c, v);
+  return { table, prior };
+}
+
