@@ -8,7 +8,7 @@ import { ingest } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
 import { type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
-import { estimateTokens, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
+import { estimateTokens, fileRanges, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
 import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
 import { priorityOrder, segmentThresholds, selectByBudget, selectByThreshold } from './select/select.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
@@ -267,6 +267,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     kept: maskRanges(chosen.mask, 1),
     // One range per marker: runs split where the file changes (grep/multi input).
     omitted: omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
+    ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask) }),
     score: round(docScore),
     tokensIn,
     tokensOut,

@@ -201,11 +201,20 @@ export interface LineExplain {
   reason?: string;
 }
 
-export interface PruneResult {
-  text: string;
-  /** Kept ranges, 1-based inclusive (see README: input line positions; for a single numbered file, its line numbers). */
+/** Kept and omitted ranges of one file of the input, in its own line numbers. */
+export interface FileRanges {
+  path?: string;
   kept: [number, number][];
   omitted: [number, number][];
+}
+
+export interface PruneResult {
+  text: string;
+  /** Kept ranges, 1-based inclusive, in input line positions (for a raw file: its line numbers). */
+  kept: [number, number][];
+  omitted: [number, number][];
+  /** For numbered, grep and multi-file input: the same per file, in the file's own line numbers. */
+  files?: FileRanges[];
   /** Document relevance score in [0,1]. */
   score: number;
   tokensIn: number;

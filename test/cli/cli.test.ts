@@ -229,3 +229,22 @@ describe('pipes and grep habits', () => {
   });
 });
 
+
+describe('--json on numbered input', () => {
+  it('adds per-file ranges in the file\'s own line numbers, matching the markers', () => {
+    const lines = readFileSync(EXAMPLE, 'utf8').split('\n').slice(299, 460);
+    const numbered = lines.map((l, i) => `${String(300 + i).padStart(6)}\t${l}`).join('\n') + '\n';
+    const r = skim(['prune', '-', '--query', QUERY, '--ratio', '3', '--json'], Buffer.from(numbered));
+    expect(r.status).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(o.files).toHaveLength(1);
+    const { kept, omitted } = o.files[0] as { kept: [number, number][]; omitted: [number, number][] };
+    // together they cover 300..460 exactly, in the file's numbers
+    const all = [...kept, ...omitted].sort((a, b) => a[0] - b[0]);
+    expect(all[0][0]).toBe(300);
+    expect(all[all.length - 1][1]).toBe(460);
+    for (let k = 1; k < all.length; k++) expect(all[k][0]).toBe(all[k - 1][1] + 1);
+    // every marker names one of the omitted ranges
+    for (const m of o.text.matchAll(/omitted \((\d+)-(\d+)\)/g)) expect(omitted).toContainEqual([Number(m[1]), Number(m[2])]);
+  });
+});

@@ -77,7 +77,7 @@ export function registerPrune(program: Command): void {
     }));
 }
 
-/** The --json shape: the documented fields, plus warnings and (with --explain) per-line scores. */
+/** The --json shape: the documented fields, plus per-file ranges (numbered/grep input), warnings and (with --explain) per-line scores. */
 export function jsonResult(r: PruneResult, explain = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
     text: r.text,
@@ -89,6 +89,7 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
     language: r.language,
     ms: r.ms,
   };
+  if (r.files) out.files = r.files;
   if (r.scorer) out.scorer = r.scorer;
   if (r.warnings.length) out.warnings = r.warnings;
   if (explain && r.explain) out.explain = r.explain;

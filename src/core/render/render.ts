@@ -5,7 +5,7 @@
  * where an omitted run would leave a block empty, the marker carries a placeholder statement
  * (Python `...`) so the output still parses.
  */
-import type { Document, InputLine } from '../types.js';
+import type { Document, FileRanges, InputLine } from '../types.js';
 import { countLineTokens } from '../tokens/count.js';
 
 /** What render needs to know about each segment. */
@@ -174,6 +174,32 @@ export function estimateTokens(pieces: RenderPiece[]): number {
 }
 
 /** Inclusive 1-based ranges of the input positions where mask === value. */
+/**
+ * Per file (segment) of a numbered/grep/multi-file input: kept and omitted ranges in the file's own
+ * line numbers (what the markers name), a range ending where the numbers stop being consecutive.
+ */
+export function fileRanges(doc: Document, mask: Uint8Array): FileRanges[] {
+  return doc.segments.map((seg) => {
+    const out: FileRanges = { ...(seg.path !== undefined ? { path: seg.path } : {}), kept: [], omitted: [] };
+    let run: { keep: boolean; start: number; end: number } | null = null;
+    const flush = () => {
+      if (run) (run.keep ? out.kept : out.omitted).push([run.start, run.end]);
+    };
+    for (const i of seg.lines) {
+      const no = doc.lines[i].lineNo;
+      if (no === null) continue;
+      const keep = mask[i] === 1;
+      if (run && run.keep === keep && no === run.end + 1) run.end = no;
+      else {
+        flush();
+        run = { keep, start: no, end: no };
+      }
+    }
+    flush();
+    return out;
+  });
+}
+
 export function maskRanges(mask: Uint8Array, value: 0 | 1): [number, number][] {
   const out: [number, number][] = [];
   let i = 0;
