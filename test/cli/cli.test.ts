@@ -222,10 +222,12 @@ describe('pipes and grep habits', () => {
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 
-  it('skim grep accepts -n and -R as grep does', () => {
-    const r = skim(['grep', '-n', '-R', 'def get_records', 'examples']);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/logging\.py:\d+:\s+def get_records/);
+  it('skim grep accepts -n, -r, -R and -rn as grep does', () => {
+    for (const flags of [['-n', '-R'], ['-rn'], ['-r']]) {
+      const r = skim(['grep', ...flags, 'def get_records', 'examples']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/logging\.py:\d+:\s+def get_records/);
+    }
   });
 });
 
