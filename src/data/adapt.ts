@@ -177,7 +177,10 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   }
   mkdirSync(o.out, { recursive: true });
   saveModel(o.out, model, bridges.full, {
-    threshold: Math.round(threshold * 1e4) / 1e4,
+    // what the init model does after its first stage (context stage, lift, floor) carries over
+    ...(init?.header.lift ? { lift: init.header.lift } : {}),
+    ...(init?.header.relativeFloor !== undefined ? { relativeFloor: init.header.relativeFloor } : {}),
+    threshold: Math.round(threshold * 1e5) / 1e5,
     docPower,
     thresholdCalibration: init ? `the init model's recall at its threshold on the tune slice of the fine-tuning commits` : 'default 0.5 (no calibration data)',
     syntax: syntax.name,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,9 @@ describe('fine-tuning from an init model', () => {
     expect(samples.train.length).toBeGreaterThan(200);
     const base = join(tmp, 'base');
     await fineTune({ train: samples.train, out: base, epochs: 1, maxTrain: 60 });
+    // give the base what a shipped model has after its first stage: a neighbour lift and a floor
+    const header = JSON.parse(readFileSync(join(base, 'model.json'), 'utf8'));
+    writeFileSync(join(base, 'model.json'), JSON.stringify({ ...header, lift: { window: 2, alpha: 0.9 }, relativeFloor: 0.02 }));
     const tuned = join(tmp, 'tuned');
     const r = await fineTune({ train: samples.train, init: base, out: tuned, epochs: 2, maxTrain: 120 });
     // 120 samples split by commit into fit and tune; a tune slice under 10 samples falls back to
@@ -35,6 +38,9 @@ describe('fine-tuning from an init model', () => {
     expect(r.epochs.map((e) => e.epoch)).toEqual([0, 1, 2]); // epoch 0: the init model on the tune slice
     const m = loadModel(tuned);
     expect(m.header.fineTunedFrom).toBe(base);
+    // what the init does after its first stage carries over
+    expect(m.header.lift).toEqual({ window: 2, alpha: 0.9 });
+    expect(m.header.relativeFloor).toBe(0.02);
     expect(readFileSync(join(tuned, 'bridge.json'), 'utf8')).toBe(readFileSync(join(base, 'bridge.json'), 'utf8'));
     expect(m.header.threshold).toBeGreaterThan(0);
     expect(m.header.threshold).toBeLessThanOrEqual(1);
