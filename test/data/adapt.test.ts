@@ -1,8 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModel } from '../../src/core/model/io.js';
+import { NUM_CONTEXT_FEATURES } from '../../src/core/features/contextFeatures.js';
+import { NUM_FEATURES } from '../../src/core/features/lineFeatures.js';
+import { loadModel, saveModel } from '../../src/core/model/io.js';
+import { LamrModel } from '../../src/core/model/lamr.js';
 import { baseScorer, compareOnVal, fineTune, readRepoSamples, type RepoSamples } from '../../src/data/adapt.js';
 import { mineRepository } from '../../src/data/mine.js';
 import { createHistoryRepo } from './gitRepo.js';
@@ -23,12 +26,15 @@ describe('fine-tuning from an init model', () => {
   });
 
   it('keeps the init bridge, records its origin, re-sets the threshold, and compares on val', async () => {
+    let ctx: LamrModel;
     expect(samples.train.length).toBeGreaterThan(200);
     const base = join(tmp, 'base');
     await fineTune({ train: samples.train, out: base, epochs: 1, maxTrain: 60 });
-    // give the base what a shipped model has after its first stage: a neighbour lift and a floor
-    const header = JSON.parse(readFileSync(join(base, 'model.json'), 'utf8'));
-    writeFileSync(join(base, 'model.json'), JSON.stringify({ ...header, lift: { window: 2, alpha: 0.9 }, relativeFloor: 0.02 }));
+    // give the base what a shipped model has after its first stage: a context stage, a lift, a floor
+    const b = loadModel(base);
+    ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, b.model.H, b.model.mode);
+    ctx.init(3);
+    saveModel(base, b.model, b.bridge, { ...b.header, lift: { window: 2, alpha: 0.9 }, relativeFloor: 0.02 }, ctx);
     const tuned = join(tmp, 'tuned');
     const r = await fineTune({ train: samples.train, init: base, out: tuned, epochs: 2, maxTrain: 120 });
     // 120 samples split by commit into fit and tune; a tune slice under 10 samples falls back to
@@ -41,6 +47,7 @@ describe('fine-tuning from an init model', () => {
     // what the init does after its first stage carries over
     expect(m.header.lift).toEqual({ window: 2, alpha: 0.9 });
     expect(m.header.relativeFloor).toBe(0.02);
+    expect(m.context?.p.length).toBe(ctx.p.length); // fine-tuned, or the init's when that was better
     expect(readFileSync(join(tuned, 'bridge.json'), 'utf8')).toBe(readFileSync(join(base, 'bridge.json'), 'utf8'));
     expect(m.header.threshold).toBeGreaterThan(0);
     expect(m.header.threshold).toBeLessThanOrEqual(1);
