@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BridgeTable, mergeBridges } from '../core/features/bridge.js';
-import { contextFeatures, NUM_CONTEXT_FEATURES, withContext } from '../core/features/contextFeatures.js';
+import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import type { LamrModel } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
@@ -23,7 +23,7 @@ import type { Scorer } from '../core/types.js';
 import { createHeuristicScorer } from '../core/score/heuristic.js';
 import { type CommitFilterStats, commitRejection, hash32, type LabeledFile, readJsonl, splitLines } from '../train/datasets.js';
 import { evaluateSets, type Row } from '../train/evaluate.js';
-import { type Bridges, buildExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from '../train/prepare.js';
+import { type Bridges, buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from '../train/prepare.js';
 import { loadSyntaxSource } from '../train/syntaxSource.js';
 import { DEFAULT_TRAIN, evaluate, train } from '../train/trainer.js';
 
@@ -107,13 +107,8 @@ function fineTuneContext(
   lift: LiftParams | undefined,
   log: (m: string) => void,
 ): LamrModel {
-  const withCtx = (exs: Example[]): Example[] =>
-    exs.map((e) => {
-      const r = stage1.infer(e.X, e.n);
-      return { ...e, X: Float32Array.from(withContext(e.X, NUM_FEATURES, contextFeatures(r.keep, r.docScore, e.syntax, e.n), e.n)) };
-    });
-  const fitCtx = withCtx(fitEx);
-  const tuneCtx = withCtx(tuneEx);
+  const fitCtx = contextExamples(stage1, fitEx);
+  const tuneCtx = contextExamples(stage1, tuneEx);
   const post = lift ? (k: Float64Array) => liftNeighbours(k, lift) : undefined;
   const score = (m: LamrModel) => {
     const g = evaluate(m, tuneCtx, undefined, post)['commit/commit'];

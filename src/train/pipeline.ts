@@ -4,13 +4,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contextFeatures, NUM_CONTEXT_FEATURES, withContext } from '../core/features/contextFeatures.js';
+import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
 import type { LamrModel, LossWeights, ModelMode } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
-import { buildExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
+import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
 import { loadSyntaxSource } from './syntaxSource.js';
@@ -158,15 +158,9 @@ function fitAndSave(
     // second stage: the first stage's marginals on every example (in-sample on train: the first
     // stage has ~2k parameters for ~10k files) become context features next to the line features
     o.log(`context stage: ${NUM_CONTEXT_FEATURES} context features from the first stage's marginals`);
-    const withCtx = (exs: Example[]): Example[] =>
-      exs.map((e) => {
-        const r = model.infer(e.X, e.n);
-        const C = contextFeatures(r.keep, r.docScore, e.syntax, e.n);
-        return { ...e, X: Float32Array.from(withContext(e.X, NUM_FEATURES, C, e.n)) };
-      });
     const ctxCfg = { ...cfg, seed: seed + 1 };
-    const valCtx = withCtx(valEx);
-    const s2 = fitStage(o, ctxCfg, withCtx(trainEx), valCtx, NUM_FEATURES + NUM_CONTEXT_FEATURES);
+    const valCtx = contextExamples(model, valEx);
+    const s2 = fitStage(o, ctxCfg, contextExamples(model, trainEx), valCtx, NUM_FEATURES + NUM_CONTEXT_FEATURES);
     context = { model: s2.model, reports: s2.reports, best: s2.best };
     lift = chooseLift(o, s2.model, valCtx);
     cal = calibrate(o, s2.model, valCtx, lift, RELATIVE_FLOORS);

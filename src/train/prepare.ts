@@ -6,7 +6,8 @@
 import { type BridgeSample, type BridgeTable, fitBridge } from '../core/features/bridge.js';
 import { terms } from '../core/features/lexical.js';
 import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../core/features/lineFeatures.js';
-import type { Labels } from '../core/model/lamr.js';
+import { contextFeatures, withContext } from '../core/features/contextFeatures.js';
+import type { Labels, LamrModel } from '../core/model/lamr.js';
 import type { SyntaxIndex } from '../core/types.js';
 import { hash32, type LabeledFile } from './datasets.js';
 import { accumulateRubricStats, emptyRubricStats, type RubricStats, rubricLabels } from './rubricLabels.js';
@@ -136,6 +137,17 @@ export function buildExamples(prepared: PreparedFile[], bridges: Bridges, policy
   }
   onProgress?.(k);
   return out;
+}
+
+/**
+ * Examples for the context stage: each example's line features with the context features of the
+ * first stage's marginals appended (features/contextFeatures.ts).
+ */
+export function contextExamples(stage1: LamrModel, examples: Example[]): Example[] {
+  return examples.map((e) => {
+    const r = stage1.infer(e.X, e.n);
+    return { ...e, X: Float32Array.from(withContext(e.X, NUM_FEATURES, contextFeatures(r.keep, r.docScore, e.syntax, e.n), e.n)) };
+  });
 }
 
 export { NUM_FEATURES };
