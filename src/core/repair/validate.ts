@@ -32,6 +32,18 @@ export function syntaxErrorRows(text: string, language: string, limit = 4): numb
       return false;
     };
     visit(tree.rootNode);
+    // hasError without any ERROR/MISSING node in reach (tree-sitter recovered with a hidden token,
+    // e.g. Python's unexpected indent after a marker): point at the innermost node that has the
+    // error, so the fixer works on the right block instead of taking the output for clean
+    if (found.length === 0) {
+      let node: Node = tree.rootNode;
+      for (;;) {
+        const next = node.children.find((c): c is Node => !!c && c.hasError);
+        if (!next) break;
+        node = next;
+      }
+      found.push(node.startPosition.row);
+    }
     const rows = [...new Set(found)].sort((a, b) => a - b).slice(0, limit);
     return rows;
   } finally {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { syntaxErrorRows } from '../../../src/core/repair/validate.js';
 import { buildSyntaxIndex, checkSyntax, checkSyntaxSync, detectLanguage, ensureGrammar } from '../../../src/core/syntax/index.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/syntax/', import.meta.url));
@@ -37,5 +38,21 @@ describe('checkSyntax without a grammar', () => {
   it('flags MISSING nodes', async () => {
     // tree-sitter recovers `int f() { return 1 }` by inserting a MISSING ";"
     expect((await checkSyntax('int f() { return 1 }', 'c')).ok).toBe(false);
+  });
+});
+
+describe('syntaxErrorRows when tree-sitter hides the error', () => {
+  // A real pruned output (pytest's testing/test_unittest.py at 4x, before this fix): a marker at
+  // column 0 followed by the indented middle of a string. The tree has an error, but no ERROR or
+  // MISSING node is reachable: the fixer used to take it for a clean parse.
+  const text = readFileSync(`${FIXTURES}hidden-error.py.txt`, 'utf8');
+
+  it('points at the innermost node that has the error instead of reporting a clean parse', async () => {
+    await ensureGrammar('python');
+    expect((await checkSyntax(text, 'python')).ok).toBe(false);
+    const rows = syntaxErrorRows(text, 'python', 4)!;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]).toBeLessThan(text.split('\n').indexOf('# ... 3 lines omitted (853-855)'));
+    expect(syntaxErrorRows('def f():\n    return 1\n', 'python', 4)).toEqual([]);
   });
 });
