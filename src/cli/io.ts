@@ -22,9 +22,9 @@ export async function readInput(file: string | undefined): Promise<Buffer> {
   return readFileBytes(file);
 }
 
-export function writeOut(text: string): Promise<void> {
+export function writeOut(text: string, encoding: BufferEncoding = 'utf8'): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
+    if (process.stdout.write(text, encoding)) resolve();
     else process.stdout.once('drain', () => resolve());
   });
 }

@@ -32,9 +32,13 @@ export async function readFileBytes(file: string): Promise<Buffer> {
   return fs.readFile(file);
 }
 
-/** Read a text file (UTF-8, invalid sequences replaced). */
-export async function readTextFile(file: string): Promise<string> {
-  return decodeText(await readFileBytes(file));
+/**
+ * A file's text and the encoding that gives its bytes back exactly: UTF-8 when it is valid UTF-8,
+ * else Latin-1 (one character per byte), so a `cat` of a file with a stray byte stays byte-exact.
+ */
+export async function readTextFileExact(file: string): Promise<{ text: string; encoding: 'utf8' | 'latin1' }> {
+  const buf = await readFileBytes(file);
+  return isValidUtf8(buf) ? { text: decodeText(buf), encoding: 'utf8' } : { text: Buffer.from(buf).toString('latin1'), encoding: 'latin1' };
 }
 
 /** UTF-8 decode; invalid sequences become U+FFFD (callers that must keep bytes check isValidUtf8). */

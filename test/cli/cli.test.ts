@@ -250,3 +250,14 @@ describe('--json on numbered input', () => {
     for (const m of o.text.matchAll(/omitted \((\d+)-(\d+)\)/g)) expect(omitted).toContainEqual([Number(m[1]), Number(m[2])]);
   });
 });
+
+describe('skim cat on a file that is not valid UTF-8', () => {
+  it('passes its bytes through exactly, numbered like cat -n', () => {
+    const f = path.join(tmp, 'latin1.py');
+    writeFileSync(f, Buffer.from([...Buffer.from('x = 1\n# caf'), 0xe9, ...Buffer.from('\ny = 2\n')]));
+    const r = skim(['cat', f]);
+    expect(r.status).toBe(0);
+    const expected = Buffer.concat([Buffer.from('     1\tx = 1\n     2\t# caf'), Buffer.from([0xe9]), Buffer.from('\n     3\ty = 2\n')]);
+    expect(Buffer.compare(r.raw, expected)).toBe(0);
+  });
+});

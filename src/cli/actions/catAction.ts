@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { numberLines, readTextFile } from '../../tools/fileTools.js';
+import { numberLines, readTextFileExact } from '../../tools/fileTools.js';
 import { action, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
 
 interface CatFlags {
@@ -35,8 +35,9 @@ export function registerCat(program: Command): void {
       let status = 0;
       for (const file of files) {
         let text: string;
+        let encoding: 'utf8' | 'latin1';
         try {
-          text = await readTextFile(file);
+          ({ text, encoding } = await readTextFileExact(file));
         } catch (err) {
           if (!(err instanceof SkimError)) throw err;
           process.stderr.write(`skim cat: ${err.message}\n`);
@@ -46,12 +47,14 @@ export function registerCat(program: Command): void {
         const numbered = numberLines(text, { offset: flags.offset, limit: flags.limit });
         if (files.length > 1) await writeOut(`==> ${file} <==\n`);
         if (!flags.focus && flags.ratio === undefined && flags.tokens === undefined) {
-          await writeOut(numbered);
+          await writeOut(numbered, encoding);
           continue;
         }
+        // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
+        if (encoding === 'latin1') warn(`${file}: not valid UTF-8: pruned as Latin-1, bytes kept as they are`);
         const result = await pruner.prune({ code: numbered, query: flags.focus, path: file, ratio: flags.ratio, tokens: flags.tokens });
         for (const w of result.warnings) if (!w.startsWith('no query')) warn(`${file}: ${w}`);
-        await writeOut(result.text);
+        await writeOut(result.text, encoding);
       }
       return status;
     }));
