@@ -182,42 +182,39 @@ export function calibrateThreshold(
 ): Calibration {
   const candidates: Calibration['candidates'] = [];
   let best: Calibration | null = null;
+  const cost = (c: Calibration) => c.distractorKeptShare + c.goldKeptShare;
+  // the files of the calibration groups with their line costs: the same for every candidate
+  const files = [...scores].filter(([e]) => groups.includes(e.file.source)).map(([e, { keep, doc }]) => ({ e, keep, doc, costs: charCosts(e.file.lines) }));
+  let goldChars = 0;
+  let distChars = 0;
+  for (const { e, costs } of files) {
+    const chars = costs.reduce((a, c) => a + c, 0);
+    if (e.file.role === 'gold') goldChars += chars;
+    else distChars += chars;
+  }
   for (const docPower of DOC_POWERS) {
     for (const relativeFloor of floors) {
       // per line: its score and the file's floor; a line can only be kept at or above its floor
       const pos: number[] = [];
       let posTotal = 0;
-      let goldChars = 0;
-      let distChars = 0;
       const goldLines: { s: number; c: number }[] = [];
       const distLines: { s: number; c: number }[] = [];
-      let files = 0;
-      for (const [e, { keep, doc }] of scores) {
-        if (!groups.includes(e.file.source)) continue;
-        files++;
+      for (const { e, keep, doc, costs } of files) {
         const m = Math.pow(doc, docPower);
         let max = 0;
         for (let i = 0; i < e.n; i++) max = Math.max(max, keep[i] * m);
         const floor = relativeFloor * max;
         // a line under its floor is never kept: score it -1
         const eff = (i: number) => (keep[i] * m >= floor ? keep[i] * m : -1);
-        const costs = charCosts(e.file.lines);
+        const lines = e.file.role === 'gold' ? goldLines : distLines;
         if (e.file.role === 'gold') {
           for (const i of e.file.agg) {
             posTotal++;
             const v = eff(i);
             if (v >= 0) pos.push(v);
           }
-          for (let i = 0; i < e.n; i++) {
-            goldLines.push({ s: eff(i), c: costs[i] });
-            goldChars += costs[i];
-          }
-        } else {
-          for (let i = 0; i < e.n; i++) {
-            distLines.push({ s: eff(i), c: costs[i] });
-            distChars += costs[i];
-          }
         }
+        for (let i = 0; i < e.n; i++) lines.push({ s: eff(i), c: costs[i] });
       }
       const need = Math.ceil(targetRecall * posTotal);
       if (posTotal === 0 || pos.length < need) continue; // this floor alone loses too much
@@ -227,10 +224,9 @@ export function calibrateThreshold(
       const recall = pos.filter((s) => s >= tau).length / posTotal;
       const cal: Calibration = {
         threshold: tau, docPower, relativeFloor, targetRecall, recall,
-        distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files, candidates,
+        distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files: files.length, candidates,
       };
       candidates.push({ docPower, relativeFloor, threshold: tau, distractorKeptShare: cal.distractorKeptShare, goldKeptShare: cal.goldKeptShare });
-      const cost = (c: Calibration) => c.distractorKeptShare + c.goldKeptShare;
       if (!best || cost(cal) < cost(best) - 1e-9) best = cal;
     }
   }

@@ -72,21 +72,17 @@ export function contextFeatures(p: ArrayLike<number>, docScore: number, syntax: 
 
   // innermost and outermost definition scope of each line
   const defs = syntax.scopes.filter((s) => s.isDefinition).sort((a, b) => b.end - b.start - (a.end - a.start));
+  // and each scope's best, summed and counted scores
   const inner = new Int32Array(n).fill(-1);
   const outer = new Int32Array(n).fill(-1);
-  defs.forEach((s, k) => {
-    const end = Math.min(s.end, n - 1);
-    for (let i = Math.max(0, s.start); i <= end; i++) {
-      inner[i] = k; // larger scopes come first: the last write is the innermost
-      if (outer[i] < 0) outer[i] = k;
-    }
-  });
   const sMax = new Float64Array(defs.length);
   const sSum = new Float64Array(defs.length);
   const sLen = new Float64Array(defs.length);
   defs.forEach((s, k) => {
     const end = Math.min(s.end, n - 1);
     for (let i = Math.max(0, s.start); i <= end; i++) {
+      inner[i] = k; // larger scopes come first: the last write is the innermost
+      if (outer[i] < 0) outer[i] = k;
       if (rel[i] > sMax[k]) sMax[k] = rel[i];
       sSum[k] += rel[i];
       sLen[k]++;
@@ -149,7 +145,7 @@ function logScale(v: number): number {
 }
 
 /** Max of `x` over [i - w, i + w] for every i (a monotonic deque: O(n) whatever w). */
-function windowMax(x: Float64Array, w: number): Float64Array {
+export function windowMax(x: Float64Array, w: number): Float64Array {
   const n = x.length;
   const out = new Float64Array(n);
   const dq = new Int32Array(n);

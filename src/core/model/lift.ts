@@ -5,6 +5,8 @@
  * and its neighbours), so under a budget the lines next to the best ones are worth more than
  * their own marginal says. Window and alpha are chosen by `skim train` on validation data.
  */
+import { windowMax } from '../features/contextFeatures.js';
+
 export interface LiftParams {
   window: number;
   alpha: number;
@@ -13,13 +15,9 @@ export interface LiftParams {
 export function liftNeighbours(keep: Float64Array, { window, alpha }: LiftParams): Float64Array {
   const n = keep.length;
   if (window <= 0 || alpha <= 0 || n === 0) return keep;
+  const best = windowMax(keep, window);
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let m = 0;
-    const hi = Math.min(n - 1, i + window);
-    for (let j = Math.max(0, i - window); j <= hi; j++) if (keep[j] > m) m = keep[j];
-    // a lifted neighbour ranks just below the line that lifted it; ties fall back to its own score
-    out[i] = Math.max(keep[i], alpha * m) * (1 - 1e-3) + 1e-3 * keep[i];
-  }
+  // a lifted neighbour ranks just below the line that lifted it; ties fall back to its own score
+  for (let i = 0; i < n; i++) out[i] = Math.max(keep[i], alpha * best[i]) * (1 - 1e-3) + 1e-3 * keep[i];
   return out;
 }
