@@ -32,6 +32,8 @@ export interface TrainRunOptions {
   ablationOut?: string;
   /** Rubric loss weight lambda (default LaMR's 0.6). */
   lambda?: number;
+  /** Listwise ranking loss weight (LossWeights.rank). */
+  rankWeight?: number;
   /** Train the second (auto-context) stage on top of the first (default true; the ablation never has one). */
   contextStage?: boolean;
   log: (msg: string) => void;
@@ -138,7 +140,7 @@ function fitAndSave(
   const syntax = { name: c.syntaxName };
   let pairs = 0;
   for (const r of bridges.full.table.values()) pairs += r.length;
-  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda } };
+  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank ?? 0 } };
   let init: Float64Array | undefined;
   if (o.init) {
     const m = loadModel(o.init);

@@ -122,7 +122,7 @@ export function train(
       for (let k = b; k < Math.min(order.length, b + cfg.batch); k++) {
         const e = train[order[k]];
         const r = model.lossAndGrad(e.X, e.n, e.labels, grad, e.weight, cfg.loss);
-        lossSum += e.weight * ((r.fused + r.rubric) / e.n + r.doc);
+        lossSum += e.weight * ((r.fused + r.rubric) / e.n + r.doc + r.rank);
         wSum += e.weight;
         bw += e.weight;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOSS, LamrModel, mulberry32, type Labels } from '../../../src/core/model/lamr.js';
+import { DEFAULT_LOSS, LamrModel, listwiseRank, mulberry32, type Labels } from '../../../src/core/model/lamr.js';
 
 function sample(n: number, F: number, seed: number): { X: Float64Array; y: Labels } {
   const r = mulberry32(seed);
@@ -20,7 +20,7 @@ describe('LamrModel', () => {
       const r = mulberry32(11);
       for (let k = 0; k < m.p.length; k++) m.p[k] += (r() - 0.5) * 0.5;
       const { X, y } = sample(n, F, 5);
-      const lw = { ...DEFAULT_LOSS, gate: 0.3, doc: 0.5 };
+      const lw = { ...DEFAULT_LOSS, gate: 0.3, doc: 0.5, rank: 0.7 };
       const grad = new Float64Array(m.L.size);
       m.lossAndGrad(X, n, y, grad, 1, lw);
       let gbarTerm = 0;
@@ -51,5 +51,29 @@ describe('LamrModel', () => {
     for (const v of out.gateSemantic) expect(v > 0 && v < 1).toBe(true);
     expect(out.viterbi.length).toBe(9);
     expect(out.docScore > 0 && out.docScore < 1).toBe(true);
+  });
+});
+
+describe('listwiseRank', () => {
+  it('is the cross-entropy between softmax over lines and the uniform label distribution, with its gradient', () => {
+    const s = Float64Array.from([0.5, -1, 2, 0.1]);
+    const y = Uint8Array.from([1, 0, 1, 0]);
+    const z = s.reduce((a, v) => a + Math.exp(v), 0);
+    const expected = -0.5 * (Math.log(Math.exp(0.5) / z) + Math.log(Math.exp(2) / z));
+    const { loss, grad } = listwiseRank(s, y, 2);
+    expect(loss).toBeCloseTo(2 * expected, 12);
+    for (let i = 0; i < 4; i++) {
+      const up = Float64Array.from(s);
+      const down = Float64Array.from(s);
+      up[i] += 1e-6;
+      down[i] -= 1e-6;
+      expect(grad[i]).toBeCloseTo((listwiseRank(up, y, 2).loss - listwiseRank(down, y, 2).loss) / 2e-6, 6);
+    }
+  });
+
+  it('is zero for a file without labelled lines or a zero weight', () => {
+    const s = Float64Array.from([1, 2, 3]);
+    expect(listwiseRank(s, new Uint8Array(3), 1).loss).toBe(0);
+    expect([...listwiseRank(s, Uint8Array.from([1, 0, 0]), 0).grad]).toEqual([0, 0, 0]);
   });
 });
