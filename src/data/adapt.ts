@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { type BridgeTable, mergeBridges } from '../core/features/bridge.js';
 import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
-import type { LamrModel } from '../core/model/lamr.js';
+import type { LamrModel, LossWeights } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { scorerFromModel } from '../core/model/index.js';
 import { loadModel, saveModel } from '../core/model/io.js';
@@ -159,7 +159,9 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   const tuneEx = examples.filter((e) => e.file.split === 'val');
   const hidden = init?.model.H ?? DEFAULT_TRAIN.hidden;
   const mode = init?.model.mode ?? DEFAULT_TRAIN.mode;
-  const cfg = { ...DEFAULT_TRAIN, seed, mode, hidden, epochs: o.epochs ?? (init ? 4 : DEFAULT_TRAIN.epochs), lr: o.lr ?? (init ? DEFAULT_TRAIN.lr / 4 : DEFAULT_TRAIN.lr) };
+  // fine-tune with the loss the init model was trained with (older models carry none: the default)
+  const loss = init?.header.loss ? { ...DEFAULT_TRAIN.loss, ...(init.header.loss as Partial<LossWeights>) } : DEFAULT_TRAIN.loss;
+  const cfg = { ...DEFAULT_TRAIN, loss, seed, mode, hidden, epochs: o.epochs ?? (init ? 4 : DEFAULT_TRAIN.epochs), lr: o.lr ?? (init ? DEFAULT_TRAIN.lr / 4 : DEFAULT_TRAIN.lr) };
   log(`${init ? `fine-tuning ${o.init}` : 'training from scratch'} (${mode}, H=${hidden}, lr ${cfg.lr}, ${cfg.epochs} epochs, bridge ${bridgeMode === 'init' ? 'of the init model' : bridgeMode === 'merge' ? `of the init model extended with ${bridges.samples} samples` : `refitted on ${bridges.samples} samples`}) on ${fitEx.length} samples, selecting on ${tuneEx.length}`);
   const epochs: FineTuneResult['epochs'] = [];
   if (init) {
@@ -218,6 +220,7 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
     ...(init?.header.relativeFloor !== undefined ? { relativeFloor: init.header.relativeFloor } : {}),
     threshold: Math.round(threshold * 1e5) / 1e5,
     docPower,
+    loss: cfg.loss,
     thresholdCalibration: init ? `the init model's recall at its threshold on the tune slice of the fine-tuning commits` : 'default 0.5 (no calibration data)',
     syntax: syntax.name,
     createdAt: new Date().toISOString(),

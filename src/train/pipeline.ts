@@ -30,7 +30,7 @@ export interface TrainRunOptions {
   targetRecall?: number;
   /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
   ablationOut?: string;
-  /** Rubric loss weight lambda (default LaMR's 0.6). */
+  /** Rubric loss weight lambda (default 0.25; LaMR's 0.6 measured worse here). */
   lambda?: number;
   /** Listwise ranking loss weight (LossWeights.rank). */
   rankWeight?: number;
@@ -140,7 +140,7 @@ function fitAndSave(
   const syntax = { name: c.syntaxName };
   let pairs = 0;
   for (const r of bridges.full.table.values()) pairs += r.length;
-  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank ?? 0 } };
+  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank } };
   let init: Float64Array | undefined;
   if (o.init) {
     const m = loadModel(o.init);
@@ -195,6 +195,7 @@ function fitAndSave(
     relativeFloor: cal.relativeFloor,
     threshold: Math.round(cal.threshold * 1e5) / 1e5,
     docPower: cal.docPower,
+    loss: cfg.loss,
     thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters; see train-report.json`,
     syntax: syntax.name,
     createdAt: summary.date,

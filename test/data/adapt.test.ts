@@ -34,7 +34,9 @@ describe('fine-tuning from an init model', () => {
     const b = loadModel(base);
     ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, b.model.H, b.model.mode);
     ctx.init(3);
-    saveModel(base, b.model, b.bridge, { ...b.header, lift: { window: 2, alpha: 0.9 }, relativeFloor: 0.02 }, ctx);
+    // and a loss recipe of its own, which fine-tuning must reuse
+    const loss = { ...(b.header.loss as object), lambda: 0.4, rank: 0.05 };
+    saveModel(base, b.model, b.bridge, { ...b.header, lift: { window: 2, alpha: 0.9 }, relativeFloor: 0.02, loss }, ctx);
     const tuned = join(tmp, 'tuned');
     const r = await fineTune({ train: samples.train, init: base, out: tuned, epochs: 2, maxTrain: 120 });
     // 120 samples split by commit into fit and tune; a tune slice under 10 samples falls back to
@@ -47,6 +49,7 @@ describe('fine-tuning from an init model', () => {
     // what the init does after its first stage carries over
     expect(m.header.lift).toEqual({ window: 2, alpha: 0.9 });
     expect(m.header.relativeFloor).toBe(0.02);
+    expect(m.header.loss).toEqual(loss);
     expect(m.context?.p.length).toBe(ctx.p.length); // fine-tuned, or the init's when that was better
     expect(readFileSync(join(tuned, 'bridge.json'), 'utf8')).toBe(readFileSync(join(base, 'bridge.json'), 'utf8'));
     expect(m.header.threshold).toBeGreaterThan(0);

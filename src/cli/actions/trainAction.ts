@@ -69,8 +69,8 @@ export function registerTrain(program: Command): void {
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
     .option('--hidden <n>', 'hidden units of the shared MLP', int('--hidden', 2))
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
-    .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (LaMR: 0.6)', parseFloat)
-    .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0: off)', parseFloat)
+    .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', parseFloat)
+    .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', parseFloat)
     .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', parseFloat)
     .option('--no-context-stage', 'do not train the second (auto-context) stage over the first stage\'s marginals')
     .action(async (opts: TrainOptions) => {
