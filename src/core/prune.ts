@@ -253,7 +253,22 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     chosen = materialize(seeds);
-    if (doRepair) chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, warnings);
+    if (doRepair) {
+      const notes: string[] = [];
+      chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes);
+      if (notes.some((w) => w.includes('collapsed'))) {
+        // Without a budget there is no reason to drop what the scorer chose: fail open. First the
+        // selection without the repair closure (it may parse where the repaired one did not),
+        // then, if that cannot be made to parse either, the input whole.
+        const plainMaterialize = (s: Uint8Array, b?: Uint8Array) => materializeSelection(doc, analyses, s, false, infos, b, economy);
+        const plainNotes: string[] = [];
+        const plain = fixSyntax(doc, analyses, plainMaterialize(seeds), seeds, plainMaterialize, null, plainNotes);
+        if (plainNotes.some((w) => w.includes('collapsed')))
+          return whole(doc, tokensIn, 'syntax repair could not make the pruned output parse: returned unchanged', round(docScore));
+        chosen = plain;
+        warnings.push('syntax repair could not converge: the selected lines are shown without repair (the output parses)', ...plainNotes);
+      } else warnings.push(...notes);
+    }
   }
 
   const text = joinPieces(chosen.pieces);
@@ -353,6 +368,8 @@ function materializeSelection(
 /** Budget mode: how many times the selection may shrink (x0.7) when its syntax fix would collapse a segment. */
 const MAX_SHRINK_ATTEMPTS = 6;
 const LOCAL_FIX_ROUNDS = 12;
+/** Threshold mode has no budget to protect: more local rounds before coarse fixes (a long file may have many error sites). */
+const LOCAL_FIX_ROUNDS_UNBUDGETED = 64;
 const COARSE_FIX_ROUNDS = 24;
 
 /**
@@ -382,6 +399,7 @@ function fixSyntax(
     const local = segmentPositions(doc);
     const widened = new Set<number>();
     const triedScopes = new Set<number>();
+    const localRounds = budget === null ? LOCAL_FIX_ROUNDS_UNBUDGETED : LOCAL_FIX_ROUNDS;
     for (let round = 0; ; round++) {
       const rows = cur.pieces.filter((p) => p.segment === s);
       if (!rows.some((p) => p.source < 0)) return; // nothing omitted: the input itself
@@ -389,7 +407,7 @@ function fixSyntax(
       if (!errors || errors.length === 0) return;
       const r = Math.min(errors[0], rows.length - 1);
       let next: Materialized | null = null;
-      if (round < LOCAL_FIX_ROUNDS) {
+      if (round < localRounds) {
         const runs = rows.slice(Math.max(0, r - 2), r + 2).filter((p) => p.run && !widened.has(p.run.start)).map((p) => p.run!);
         if (runs.length > 0) {
           const trial = seeds.slice();
@@ -405,7 +423,7 @@ function fixSyntax(
           for (const p of rows.slice(Math.max(0, r - 1), r + 2)) if (p.source >= 0) ban(p.source);
           next = materialize(seeds, banned);
         }
-      } else if (round < LOCAL_FIX_ROUNDS + COARSE_FIX_ROUNDS) {
+      } else if (round < localRounds + COARSE_FIX_ROUNDS) {
         // The innermost scope around the error not tried yet: all of it back if allowed, else none of it.
         const at = rows[r].source >= 0 ? rows[r].source : rows[r].run!.start;
         const [from, to] = enclosingItem(a.syntax, local[at], triedScopes);
