@@ -211,7 +211,8 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   // syntax need (headers' first/last lines, closers, owners of clauses); threshold mode also
   // brings whole signatures, decorators, and the imports/definitions of used names.
   const economy = budgetMode;
-  const materialize = (seeds: Uint8Array, banned?: Uint8Array) => materializeSelection(doc, analyses, seeds, doRepair, infos, banned, economy);
+  const materializeWith = (repair: boolean) => (seeds: Uint8Array, banned?: Uint8Array) => materializeSelection(doc, analyses, seeds, repair, infos, banned, economy);
+  const materialize = materializeWith(doRepair);
 
   let chosen: Materialized;
   let seeds: Uint8Array;
@@ -256,18 +257,18 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     if (doRepair) {
       const notes: string[] = [];
       chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes);
-      if (notes.some((w) => w.includes('collapsed'))) {
+      if (notes.length > 0) {
         // Without a budget there is no reason to drop what the scorer chose: fail open. First the
         // selection without the repair closure (it may parse where the repaired one did not),
         // then, if that cannot be made to parse either, the input whole.
-        const plainMaterialize = (s: Uint8Array, b?: Uint8Array) => materializeSelection(doc, analyses, s, false, infos, b, economy);
+        const plainMaterialize = materializeWith(false);
         const plainNotes: string[] = [];
         const plain = fixSyntax(doc, analyses, plainMaterialize(seeds), seeds, plainMaterialize, null, plainNotes);
-        if (plainNotes.some((w) => w.includes('collapsed')))
+        if (plainNotes.length > 0)
           return whole(doc, tokensIn, 'syntax repair could not make the pruned output parse: returned unchanged', round(docScore));
         chosen = plain;
-        warnings.push('syntax repair could not converge: the selected lines are shown without repair (the output parses)', ...plainNotes);
-      } else warnings.push(...notes);
+        warnings.push('syntax repair could not converge: the selected lines are shown without repair (the output parses)');
+      }
     }
   }
 
@@ -378,7 +379,9 @@ const COARSE_FIX_ROUNDS = 24;
  * allows) or drop the kept lines at it; if that does not converge, do the same for the scopes
  * around the error, innermost first (a test file is often one top-level `describe` block: dropping
  * it whole would drop the file); as a last resort the segment collapses to one marker (which
- * always parses) and a warning says so. Bounded rounds, deterministic.
+ * always parses) and a warning says so: that collapse warning is the only thing `warnings`
+ * receives, so callers read a non-empty list as "a segment collapsed". Bounded rounds,
+ * deterministic.
  */
 function fixSyntax(
   doc: Document,

@@ -173,7 +173,6 @@ export function estimateTokens(pieces: RenderPiece[]): number {
   return t;
 }
 
-/** Inclusive 1-based ranges of the input positions where mask === value. */
 /**
  * Per file (segment) of a numbered/grep/multi-file input: kept and omitted ranges in the file's own
  * line numbers (what the markers name), a range ending where the numbers stop being consecutive.
@@ -200,6 +199,7 @@ export function fileRanges(doc: Document, mask: Uint8Array): FileRanges[] {
   });
 }
 
+/** Inclusive 1-based ranges of the input positions where mask === value. */
 export function maskRanges(mask: Uint8Array, value: 0 | 1): [number, number][] {
   const out: [number, number][] = [];
   let i = 0;
