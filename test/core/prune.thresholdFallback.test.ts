@@ -24,8 +24,9 @@ describe('threshold mode, repair that cannot converge', () => {
     const r = await pruneWith(frozen, req);
     expect(checkInvariants(req.code, r)).toBeNull();
     expect(r.warnings.join('\n')).not.toMatch(/collapsed to a marker/);
-    // most of the lines the scorer selected are still there (before: none). The fixer drops kept
-    // lines at error sites it cannot mend by bringing runs back: here about a third of them.
+    // every line the scorer selected is still there (before: none; then, with more rounds, two
+    // thirds: the cause was an f-string whose closing quotes were omitted, see
+    // prune.multilineString.test.ts)
     let selected = 0;
     let still = 0;
     for (let i = 0; i < plain.keepMask.length; i++) {
@@ -33,7 +34,7 @@ describe('threshold mode, repair that cannot converge', () => {
       if (plain.keepMask[i] && r.keepMask[i]) still++;
     }
     expect(selected).toBeGreaterThan(50);
-    expect(still / selected).toBeGreaterThan(0.5);
+    expect(still).toBe(selected);
     expect(r.tokensOut).toBeLessThan(r.tokensIn);
     expect((await checkSyntax(r.text, fx.language)).ok).toBe(true);
     // it converges with threshold mode's larger round allowance, so the fallbacks are not needed here

@@ -429,6 +429,16 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
           if (er > sr) {
             for (let r = sr + 1; r < er; r++) stringRow[r] = 1;
             stringEndCol[er] = cursor.endPosition.column;
+            // a multi-line string opens on its first row and closes on its last, like a bracket:
+            // a kept line inside it needs both, or the pruned output leaves the string unterminated.
+            // An implicit concatenation ("a"\n"b") is several strings: only its multi-line parts pair.
+            let parts = 0;
+            for (const part of cursor.currentNode.namedChildren) {
+              if (!part || !(flags[part.typeId]! & F_OPAQUE)) continue;
+              parts++;
+              addCloser(part.startPosition.row, part.endPosition.row);
+            }
+            if (parts === 0) addCloser(sr, er);
           }
         } else {
           const type = names[id] ?? 'ERROR';
