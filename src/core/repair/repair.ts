@@ -116,6 +116,12 @@ export function repairClosure(
     if (ls.stmtStart !== i && ls.stmtStart >= 0) add(ls.stmtStart, 'statement');
     if (ls.stmtEnd !== i && ls.stmtEnd >= 0 && !isScopeStart(syntax, ls.stmtStart)) add(ls.stmtEnd, 'statement');
     for (const c of ls.closers) add(c, 'closer');
+    // A line continuing an expression from the line above (`.method()`, a leading `and`, `&&`, `?`)
+    // needs that line: without it the output would start an expression with an operator.
+    if (ls.stmtStart >= 0 && ls.stmtStart < i && continuesExpression(syntax.language, texts[i] ?? '')) {
+      const prev = prevCodeLine(syntax, i);
+      if (prev >= ls.stmtStart) add(prev, 'statement');
+    }
     // Paired clauses: a clause needs what comes before it (`else` needs its `if`, `except` its
     // `try`); an owner needs a follower only where the grammar demands one (`try` needs a handler).
     for (const p of ls.pairs) if (p < i) add(p, 'pair');
@@ -189,6 +195,20 @@ function enclosingBrackets(syntax: SyntaxIndex): Int32Array {
   }
   enclosingCache.set(syntax, out);
   return out;
+}
+
+/**
+ * Leading tokens that continue the expression of the line above. Python: member access, boolean
+ * and comparison operators, and the `if`/`else`/`for` of a conditional expression or comprehension
+ * (a clause or loop header ends with `:` and is left out). Elsewhere: member access (not a `...`
+ * spread), `?.`, `&&`, `||`, `??` and the `?`/`:` of a conditional. A leading `+`/`-`/`*` is left
+ * out everywhere: it also reads as a unary operator or an unpacking.
+ */
+const CONTINUATION_PYTHON = /^\s*(\.\w|(and|or|is|in|not\s+in)\b|(if|else|async\s+for|for)\b(?!.*:\s*(#.*)?$)|==|!=|<=|>=|\/|%)/;
+const CONTINUATION_OTHER = /^\s*(\.(?!\.\.)|\?\.|&&|\|\||\?\?|\?(?![?.])|:(?!:))/;
+
+function continuesExpression(language: string, text: string): boolean {
+  return (language === 'python' ? CONTINUATION_PYTHON : CONTINUATION_OTHER).test(text);
 }
 
 function prevCodeLine(syntax: SyntaxIndex, i: number): number {

@@ -1,0 +1,96 @@
+/**
+ * Repair closure: a kept line that continues an expression from the line above (a `.method()`
+ * chain, a leading `&&`) needs that line. Seen on rich's syntax.py at 4x: `.with_indent_guides(...)`
+ * was kept without `Text("\n").join(lines)` above it; the parser then reported the error at an
+ * earlier statement and syntax repair ended up omitting the whole `Syntax` class (173 kept lines).
+ */
+import { describe, expect, it } from 'vitest';
+import { repairClosure, type KeepReason } from '../../src/core/repair/repair.js';
+import { buildSyntaxIndex, checkSyntax, ensureGrammar } from '../../src/core/syntax/index.js';
+
+/** The kept lines with a comment marker (indented like the next kept line) for each omitted run. */
+function renderPruned(lines: string[], kept: Set<number>, comment: string): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (kept.has(i)) {
+      out.push(lines[i]);
+      continue;
+    }
+    let j = i;
+    while (j + 1 < lines.length && !kept.has(j + 1)) j++;
+    const next = lines[j + 1] ?? '';
+    out.push(`${next.match(/^\s*/)![0]}${comment} ... ${j - i + 1} lines omitted (${i + 1}-${j + 1})`);
+    i = j;
+  }
+  return out.join('\n');
+}
+
+/** Keep the lines containing `seed`, close the mask under the repair rules, return the kept rows. */
+async function close(code: string, language: string, seed: string): Promise<{ kept: Set<number>; lines: string[] }> {
+  await ensureGrammar(language);
+  const lines = code.split('\n');
+  const idx = buildSyntaxIndex(lines, language);
+  const mask = Uint8Array.from(lines, (l) => (l.includes(seed) ? 1 : 0));
+  const reasons: (KeepReason | undefined)[] = Array.from(mask, (m) => (m ? 'score' : undefined));
+  repairClosure(mask, idx, lines, reasons, { braces: language !== 'python', dependencies: false });
+  return { kept: new Set([...mask.keys()].filter((i) => mask[i])), lines };
+}
+
+const PY = `def render(self, lines, style):
+    if self.indent_guides:
+        lines = (
+            Text("\\n")
+            .join(lines)
+            .with_indent_guides(self.tab_size, style=style)
+            .split("\\n", allow_blank=True)
+        )
+        ok = (
+            self.enabled
+            and self.visible
+            or self.forced
+        )
+    return lines
+`;
+
+const JS = `export function load(url) {
+  return fetch(url)
+    .then((r) => r.json())
+    .catch((err) => report(err))
+    .finally(() => done());
+}
+`;
+
+describe('repair: expression continuations', () => {
+  it('python: a kept `.method()` line brings back the chain above it up to the statement start', async () => {
+    const { kept, lines } = await close(PY, 'python', '.with_indent_guides');
+    for (const t of ['lines = (', 'Text("\\n")', '.join(lines)', '.with_indent_guides', ')']) {
+      expect(kept.has(lines.findIndex((l) => l.trim().startsWith(t))), t).toBe(true);
+    }
+    // the chain's later links are not needed
+    expect(kept.has(lines.findIndex((l) => l.includes('.split(')))).toBe(false);
+    expect((await checkSyntax(renderPruned(lines, kept, '#'), 'python')).ok).toBe(true);
+  });
+
+  it('python: a kept `or` line brings back the operand above it', async () => {
+    const { kept, lines } = await close(PY, 'python', 'or self.forced');
+    expect(kept.has(lines.findIndex((l) => l.includes('and self.visible')))).toBe(true);
+    expect(kept.has(lines.findIndex((l) => l.includes('self.enabled')))).toBe(true);
+    expect((await checkSyntax(renderPruned(lines, kept, '#'), 'python')).ok).toBe(true);
+  });
+
+  it('javascript: a kept `.catch(...)` line brings back the call chain it continues', async () => {
+    const { kept, lines } = await close(JS, 'javascript', '.catch(');
+    expect(kept.has(1)).toBe(true); // return fetch(url)
+    expect(kept.has(2)).toBe(true); // .then(...)
+    expect((await checkSyntax(renderPruned(lines, kept, '//'), 'javascript')).ok).toBe(true);
+  });
+
+  it('an `else:` clause is not a continuation; the `if`/`for` of a comprehension is', async () => {
+    const code = 'def f(xs):\n    if xs:\n        y = 1\n    else:\n        y = [x\n             for x in xs\n             if x]\n    return y\n';
+    const clause = await close(code, 'python', 'else:');
+    // the clause needs its `if` (a pair), not the last line of the branch above it
+    expect([...clause.kept].sort((a, b) => a - b).map((i) => clause.lines[i].trim())).toEqual(['def f(xs):', 'if xs:', 'else:']);
+    const comp = await close(code, 'python', 'if x]');
+    for (const t of ['y = [x', 'for x in xs', 'if x]']) expect(comp.kept.has(comp.lines.findIndex((l) => l.trim() === t)), t).toBe(true);
+  });
+});
