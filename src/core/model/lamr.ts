@@ -161,24 +161,45 @@ export class LamrModel {
     p[L.bD] = -2;
   }
 
-  /** Hidden layer for n lines (row-major n x H). Feature-major loop over a transposed W1 skips the many zero features. */
+  /**
+   * Hidden layer for n lines (row-major n x H). Feature-major loop over a transposed W1 skips the
+   * many zero features; columns with one value on every line (query- and file-level features) are
+   * added to the bias once instead of once per line.
+   */
   hidden(X: Float64Array | Float32Array, n: number): Float64Array {
     const { F, H } = this.L;
     const p = this.p;
     const W1 = this.L.W1;
     const WT = new Float64Array(F * H);
     for (let j = 0; j < H; j++) for (let f = 0; f < F; f++) WT[f * H + j] = p[W1 + j * F + f];
-    const b1 = p.subarray(this.L.b1, this.L.b1 + H);
+    const bias = Float64Array.from(p.subarray(this.L.b1, this.L.b1 + H));
+    const varying: number[] = [];
+    for (let f = 0; f < F; f++) {
+      const v = X[f];
+      let constant = n > 1;
+      for (let i = 1; i < n && constant; i++) if (X[i * F + f] !== v) constant = false;
+      if (!constant) varying.push(f);
+      else if (v !== 0) for (let j = 0; j < H; j++) bias[j] += WT[f * H + j] * v;
+    }
     const h = new Float64Array(n * H);
     const acc = new Float64Array(H);
+    const H4 = H - (H % 4);
     for (let i = 0; i < n; i++) {
       const xo = i * F;
-      acc.set(b1);
-      for (let f = 0; f < F; f++) {
+      acc.set(bias);
+      for (let k = 0; k < varying.length; k++) {
+        const f = varying[k];
         const xv = X[xo + f];
         if (xv === 0) continue;
         const wo = f * H;
-        for (let j = 0; j < H; j++) acc[j] += WT[wo + j] * xv;
+        let j = 0;
+        for (; j < H4; j += 4) {
+          acc[j] += WT[wo + j] * xv;
+          acc[j + 1] += WT[wo + j + 1] * xv;
+          acc[j + 2] += WT[wo + j + 2] * xv;
+          acc[j + 3] += WT[wo + j + 3] * xv;
+        }
+        for (; j < H; j++) acc[j] += WT[wo + j] * xv;
       }
       const ho = i * H;
       for (let j = 0; j < H; j++) h[ho + j] = tanh(acc[j]);
