@@ -85,6 +85,14 @@ describe('repair: expression continuations', () => {
     expect((await checkSyntax(renderPruned(lines, kept, '//'), 'javascript')).ok).toBe(true);
   });
 
+  it('ruby: a `.method` line continues the chain, a `:symbol` line in a list does not', async () => {
+    const code = 'class Job\n  KINDS = [\n    :build,\n    :test,\n    :deploy,\n  ]\n  def run(items)\n    items\n      .select(&:ready?)\n      .each { |i| i.go }\n  end\nend\n';
+    const chain = await close(code, 'ruby', '.each {');
+    expect(chain.kept.has(chain.lines.findIndex((l) => l.includes('.select(')))).toBe(true);
+    const list = await close(code, 'ruby', ':deploy,');
+    expect(list.kept.has(list.lines.findIndex((l) => l.includes(':test,')))).toBe(false);
+  });
+
   it('an `else:` clause is not a continuation; the `if`/`for` of a comprehension is', async () => {
     const code = 'def f(xs):\n    if xs:\n        y = 1\n    else:\n        y = [x\n             for x in xs\n             if x]\n    return y\n';
     const clause = await close(code, 'python', 'else:');

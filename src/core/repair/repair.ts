@@ -206,9 +206,12 @@ function enclosingBrackets(syntax: SyntaxIndex): Int32Array {
  */
 const CONTINUATION_PYTHON = /^\s*(\.\w|(and|or|is|in|not\s+in)\b|(if|else|async\s+for|for)\b(?!.*:\s*(#.*)?$)|==|!=|<=|>=|\/|%)/;
 const CONTINUATION_OTHER = /^\s*(\.(?!\.\.)|\?\.|&&|\|\||\?\?|\?(?![?.])|:(?!:))/;
+/** Ruby: a leading `:` starts a symbol (`:name,` in a list), not the else-part of a conditional. */
+const CONTINUATION_RUBY = /^\s*(\.(?!\.\.)|&\.|&&|\|\||(and|or)\b)/;
 
 function continuesExpression(language: string, text: string): boolean {
-  return (language === 'python' ? CONTINUATION_PYTHON : CONTINUATION_OTHER).test(text);
+  const re = language === 'python' ? CONTINUATION_PYTHON : language === 'ruby' ? CONTINUATION_RUBY : CONTINUATION_OTHER;
+  return re.test(text);
 }
 
 function prevCodeLine(syntax: SyntaxIndex, i: number): number {
