@@ -116,7 +116,8 @@ function fineTuneContext(
   };
   const before = score(initContext);
   log(`context stage, epoch 0 (init): tune R@4x ${before.r4.toFixed(3)} R@8x ${before.r8.toFixed(3)}`);
-  const { model } = train(fitCtx, tuneCtx, { ...cfg, seed: cfg.seed + 1 }, NUM_FEATURES + NUM_CONTEXT_FEATURES, { init: initContext.p });
+  // the context stage may be wider or narrower than the first (`skim train --context-hidden`)
+  const { model } = train(fitCtx, tuneCtx, { ...cfg, seed: cfg.seed + 1, hidden: initContext.H }, NUM_FEATURES + NUM_CONTEXT_FEATURES, { init: initContext.p });
   model.p.set(Float64Array.from(new Float32Array(model.p)));
   const after = score(model);
   log(`context stage, fine-tuned: tune R@4x ${after.r4.toFixed(3)} R@8x ${after.r8.toFixed(3)}`);

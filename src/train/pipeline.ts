@@ -26,6 +26,8 @@ export interface TrainRunOptions {
   seed?: number;
   mode?: ModelMode;
   hidden?: number;
+  /** Hidden units of the second (auto-context) stage (default: `hidden`). */
+  contextHidden?: number;
   /** Target recall for threshold calibration. */
   targetRecall?: number;
   /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
@@ -58,6 +60,7 @@ export interface TrainSummary {
   stage1Threshold?: ReturnType<typeof calibrateThreshold>;
   contextEpochs?: EpochReport[];
   contextBestEpoch?: number;
+  contextHidden?: number;
   lift?: LiftParams;
   threshold: ReturnType<typeof calibrateThreshold>;
   seconds: { read: number; prepare: number; features: number; train: number; total: number };
@@ -159,8 +162,8 @@ function fitAndSave(
   if (c.contextStage) {
     // second stage: the first stage's marginals on every example (in-sample on train: the first
     // stage has ~2k parameters for ~10k files) become context features next to the line features
-    o.log(`context stage: ${NUM_CONTEXT_FEATURES} context features from the first stage's marginals`);
-    const ctxCfg = { ...cfg, seed: seed + 1 };
+    o.log(`context stage (H=${o.contextHidden ?? cfg.hidden}): ${NUM_CONTEXT_FEATURES} context features from the first stage's marginals`);
+    const ctxCfg = { ...cfg, seed: seed + 1, hidden: o.contextHidden ?? cfg.hidden };
     const valCtx = contextExamples(model, valEx);
     const s2 = fitStage(o, ctxCfg, contextExamples(model, trainEx), valCtx, NUM_FEATURES + NUM_CONTEXT_FEATURES);
     context = { model: s2.model, reports: s2.reports, best: s2.best };
@@ -183,7 +186,7 @@ function fitAndSave(
     bridge: { samples: bridges.samples, queryTerms: bridges.full.table.size, pairs },
     epochs: reports,
     bestEpoch: best,
-    ...(context ? { stage1Threshold: cal1, contextEpochs: context.reports, contextBestEpoch: context.best, lift } : {}),
+    ...(context ? { stage1Threshold: cal1, contextHidden: context.model.H, contextEpochs: context.reports, contextBestEpoch: context.best, lift } : {}),
     threshold: cal,
     seconds: { read: (tRead - t0) / 1000, prepare: (tPrep - tRead) / 1000, features: (tFeat - tPrep) / 1000, train: (tTrain - tFeat) / 1000, total: (Date.now() - t0) / 1000 },
     params: model.p.length,

@@ -32,7 +32,8 @@ describe('fine-tuning from an init model', () => {
     await fineTune({ train: samples.train, out: base, epochs: 1, maxTrain: 60 });
     // give the base what a shipped model has after its first stage: a context stage, a lift, a floor
     const b = loadModel(base);
-    ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, b.model.H, b.model.mode);
+    // (wider than the first stage, as `skim train --context-hidden` makes it)
+    ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, 2 * b.model.H, b.model.mode);
     ctx.init(3);
     // and a loss recipe of its own, which fine-tuning must reuse
     const loss = { ...(b.header.loss as object), lambda: 0.4, rank: 0.05 };
@@ -51,6 +52,7 @@ describe('fine-tuning from an init model', () => {
     expect(m.header.relativeFloor).toBe(0.02);
     expect(m.header.loss).toEqual(loss);
     expect(m.context?.p.length).toBe(ctx.p.length); // fine-tuned, or the init's when that was better
+    expect(m.context?.H).toBe(2 * m.model.H);
     expect(readFileSync(join(tuned, 'bridge.json'), 'utf8')).toBe(readFileSync(join(base, 'bridge.json'), 'utf8'));
     expect(m.header.threshold).toBeGreaterThan(0);
     expect(m.header.threshold).toBeLessThanOrEqual(1);
