@@ -145,7 +145,7 @@ export function buildExamples(prepared: PreparedFile[], bridges: Bridges, policy
  */
 export function contextExamples(stage1: LamrModel, examples: Example[]): Example[] {
   return examples.map((e) => {
-    const r = stage1.infer(e.X, e.n);
+    const r = stage1.infer(e.X, e.n, false, false);
     return { ...e, X: Float32Array.from(withContext(e.X, NUM_FEATURES, contextFeatures(r.keep, r.docScore, e.syntax, e.n), e.n)) };
   });
 }

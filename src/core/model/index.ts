@@ -52,7 +52,7 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned', opts: Sco
       // segments of one request share the query: analyze it once
       if (!lastQuery || lastQuery.text !== input.query) lastQuery = analyzeQuery(input.query, bridge);
       const X = lineFeatures(input, { bridge }, lastQuery);
-      let out = model.infer(X, n);
+      let out = model.infer(X, n, false, !context);
       if (context) {
         // second stage: the same features plus what the first stage thinks of each line's surroundings
         const C = contextFeatures(out.keep, out.docScore, input.syntax, n);

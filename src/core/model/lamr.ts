@@ -263,14 +263,14 @@ export class LamrModel {
     return crfView(this.p, which === 'S' ? this.L.crfS : which === 'D' ? this.L.crfD : this.L.crfF);
   }
 
-  infer(X: Float64Array | Float32Array, n: number, diagnostics = false): Inference {
+  /** Marginals, Viterbi path (unless `path` is false: the first stage's is never used), gate and document score. */
+  infer(X: Float64Array | Float32Array, n: number, diagnostics = false, path = true): Inference {
     const h = this.hidden(X, n);
     const { sS, sD, g0, sF } = this.heads(h, n);
     const uF = unaryFromEmissions(sF);
     const keep = marginals(uF, this.crf('F'));
-    const path = viterbi(uF, this.crf('F'));
     const d = this.docLogit(h, n);
-    const out: Inference = { keep, viterbi: path, gateSemantic: g0, docScore: 1 / (1 + Math.exp(-d.logit)) };
+    const out: Inference = { keep, viterbi: path ? viterbi(uF, this.crf('F')) : new Uint8Array(0), gateSemantic: g0, docScore: 1 / (1 + Math.exp(-d.logit)) };
     if (diagnostics) {
       out.semantic = marginals(unaryFromEmissions(sS), this.crf('S'));
       out.dependency = marginals(unaryFromEmissions(sD), this.crf('D'));
