@@ -1,5 +1,5 @@
 /**
- * A kept line inside a multi-line string literal needs the string's first and last line: without
+ * A kept line inside a multi-line string literal (or a block comment) needs the string's first and last line: without
  * the closing quotes the pruned output leaves the string unterminated, the parser reports an error
  * far below (wherever the next quotes happen to be), and syntax repair then drops kept lines there
  * one by one. Seen on sympy's printing/repr.py (a deprecation message in an f"""...""" string).
@@ -58,7 +58,23 @@ ${filler(60, '  ').replace(/^(\s+)/gm, '$1const ').replace(/$/gm, ';')}
 }
 `;
 
-describe('multi-line strings in pruned output', () => {
+const RS = `/*!
+This crate provides small helpers for command line tools.
+
+Blank lines inside a block comment are not comment lines to the syntax index.
+
+The escape routines provide the reverse transformation, for error messages.
+
+More prose.
+*/
+
+pub fn escape(input: &str) -> String {
+${filler(60, '    ').replace(/^(\s+)/gm, '$1let ').replace(/$/gm, ';')}
+    input.to_string()
+}
+`;
+
+describe('multi-line strings and block comments in pruned output', () => {
   it('the syntax index pairs a multi-line string\'s first line with its last, like a bracket', async () => {
     await ensureGrammar('python');
     const lines = PY.split('\n');
@@ -79,8 +95,9 @@ describe('multi-line strings in pruned output', () => {
   for (const [lang, code, hot, opener, closer] of [
     ['python', PY, 'print_cyclic is deprecated', 'f"""', '""",'],
     ['typescript', TS, 'banner is deprecated', 'const text = `', '`;'],
+    ['rust', RS, 'reverse transformation', '/*!', '*/'],
   ] as const) {
-    it(`${lang}: keeping a line inside the string brings back its opening and closing line, and nothing is dropped`, async () => {
+    it(`${lang}: keeping a line inside the string or block comment brings back its opening and closing line, and nothing is dropped`, async () => {
       const req = { code, query: 'deprecated', language: lang };
       const r = await pruneWith(hotLines(hot), req);
       expect(checkInvariants(code, r)).toBeNull();

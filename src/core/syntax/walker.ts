@@ -398,6 +398,10 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
       } else if (f & F_COMMENT) {
         const er = endRow(sr);
         for (let r = sr; r <= er && r < n; r++) commentRow[r] = 1;
+        // a block comment (`/* ... */`, `=begin ... =end`) opens and closes like a bracket: a kept
+        // line inside it needs both ends (blank lines inside it are not "comment" lines, so the
+        // text-based run in repair.ts cannot find the ends across them)
+        if (er > sr) addCloser(sr, er);
       } else if (f & F_IDENT) {
         hasCode[sr] = 1;
         if (parent.block) stmts.push(sr, sr);
