@@ -143,10 +143,13 @@ function fitAndSave(
   const syntax = { name: c.syntaxName };
   let pairs = 0;
   for (const r of bridges.full.table.values()) pairs += r.length;
-  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden: o.hidden ?? DEFAULT_TRAIN.hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank } };
+  // --init without --hidden takes the init model's width
+  const initModel = o.init ? loadModel(o.init) : undefined;
+  const hidden = o.hidden ?? initModel?.model.H ?? DEFAULT_TRAIN.hidden;
+  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank } };
   let init: Float64Array | undefined;
-  if (o.init) {
-    const m = loadModel(o.init);
+  if (o.init && initModel) {
+    const m = initModel;
     if (m.model.H !== cfg.hidden) throw new Error(`--init model ${o.init} has ${m.model.H} hidden units, not ${cfg.hidden}`);
     if (m.model.mode === cfg.mode) init = m.model.p;
     else o.log(`--init model is ${m.model.mode}, training ${cfg.mode} from scratch`);

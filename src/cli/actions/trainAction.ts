@@ -68,7 +68,7 @@ export function registerTrain(program: Command): void {
     .option('--max-samples <n>', 'cap on filtered commit samples used for training (default 3000)', int('--max-samples', 1))
     .option('--seed <n>', 'random seed', int('--seed', 0))
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
-    .option('--hidden <n>', 'hidden units of the shared MLP (default 32)', int('--hidden', 2))
+    .option('--hidden <n>', 'hidden units of the shared MLP (default 32, or the --init model\'s; the shipped model has 48)', int('--hidden', 2))
     .option('--context-hidden <n>', 'hidden units of the second (auto-context) stage (default: --hidden)', int('--context-hidden', 2))
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', parseFloat)

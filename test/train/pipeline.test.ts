@@ -1,0 +1,40 @@
+/** runTraining end to end on a small mined history: widths, and --init without --hidden. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel } from '../../src/core/model/io.js';
+import { mineRepository } from '../../src/data/mine.js';
+import { runTraining } from '../../src/train/pipeline.js';
+import { createHistoryRepo } from '../data/gitRepo.js';
+
+const quiet = { log: () => {}, progress: () => ({ update: () => {}, stop: () => {} }) };
+
+describe('runTraining', () => {
+  let repo: string;
+  let tmp: string;
+  let data: string;
+  beforeAll(async () => {
+    repo = createHistoryRepo(200);
+    tmp = mkdtempSync(join(tmpdir(), 'skim-train-'));
+    data = join(tmp, 'mined.jsonl');
+    await mineRepository({ repo, out: data });
+  });
+  afterAll(() => {
+    rmSync(repo, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('trains each stage at its own width, and --init without --hidden takes the init model\'s', async () => {
+    const first = join(tmp, 'first');
+    await runTraining({ ...quiet, data: [data], out: first, epochs: 1, maxSamples: 60, hidden: 6, contextHidden: 10 });
+    const a = loadModel(first);
+    expect(a.model.H).toBe(6);
+    expect(a.context?.H).toBe(10);
+    const second = join(tmp, 'second');
+    await runTraining({ ...quiet, data: [data], out: second, epochs: 1, maxSamples: 60, init: first, contextStage: false });
+    expect(loadModel(second).model.H).toBe(6);
+    // an explicit width that differs from the init model's is a usage error, said plainly
+    await expect(runTraining({ ...quiet, data: [data], out: join(tmp, 'third'), epochs: 1, maxSamples: 60, init: first, hidden: 8 })).rejects.toThrow(/6 hidden units, not 8/);
+  }, 120_000);
+});
