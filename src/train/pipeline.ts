@@ -148,7 +148,7 @@ function fitAndSave(
   const hidden = o.hidden ?? initModel?.model.H ?? DEFAULT_TRAIN.hidden;
   const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank } };
   let init: Float64Array | undefined;
-  if (o.init && initModel) {
+  if (initModel) {
     const m = initModel;
     if (m.model.H !== cfg.hidden) throw new Error(`--init model ${o.init} has ${m.model.H} hidden units, not ${cfg.hidden}`);
     if (m.model.mode === cfg.mode) init = m.model.p;

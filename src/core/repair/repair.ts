@@ -198,8 +198,8 @@ function enclosingBrackets(syntax: SyntaxIndex): Int32Array {
 }
 
 /**
- * Leading tokens that continue the expression of the line above. Python: member access, boolean
- * and comparison operators, and the `if`/`else`/`for` of a conditional expression or comprehension
+ * Leading tokens that continue the expression of the line above. Python: member access, boolean,
+ * comparison and `/`/`%` operators, and the `if`/`else`/`for` of a conditional expression or comprehension
  * (a clause or loop header ends with `:` and is left out). Elsewhere: member access (not a `...`
  * spread), `?.`, `&&`, `||`, `??` and the `?`/`:` of a conditional. A leading `+`/`-`/`*` is left
  * out everywhere: it also reads as a unary operator or an unpacking.
