@@ -149,10 +149,10 @@ function fitAndSave(
   const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank } };
   let init: Float64Array | undefined;
   if (initModel) {
-    const m = initModel;
-    if (m.model.H !== cfg.hidden) throw new Error(`--init model ${o.init} has ${m.model.H} hidden units, not ${cfg.hidden}`);
-    if (m.model.mode === cfg.mode) init = m.model.p;
-    else o.log(`--init model is ${m.model.mode}, training ${cfg.mode} from scratch`);
+    const { model: m } = initModel;
+    if (m.H !== cfg.hidden) throw new Error(`--init model ${o.init} has ${m.H} hidden units, not ${cfg.hidden}`);
+    if (m.mode === cfg.mode) init = m.p;
+    else o.log(`--init model is ${m.mode}, training ${cfg.mode} from scratch`);
   }
   o.log(`training ${cfg.mode} H=${cfg.hidden} lambda=${cfg.loss.lambda} on ${trainEx.length} examples, validating on ${valEx.length}`);
   const stage1 = fitStage(o, cfg, trainEx, valEx, NUM_FEATURES, init);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NUM_CONTEXT_FEATURES } from '../../src/core/features/contextFeatures.js';
@@ -8,22 +7,19 @@ import { loadModel, saveModel } from '../../src/core/model/io.js';
 import { LamrModel } from '../../src/core/model/lamr.js';
 import { baseScorer, compareOnVal, fineTune, readRepoSamples, type RepoSamples } from '../../src/data/adapt.js';
 import { mineRepository } from '../../src/data/mine.js';
-import { createHistoryRepo } from './gitRepo.js';
+import { createHistoryFixture } from './gitRepo.js';
 
 describe('fine-tuning from an init model', () => {
   let repo: string;
   let tmp: string;
   let samples: RepoSamples;
+  let remove: () => void;
   beforeAll(async () => {
-    repo = createHistoryRepo(300);
-    tmp = mkdtempSync(join(tmpdir(), 'skim-adapt-'));
+    ({ repo, tmp, remove } = createHistoryFixture(300, 'skim-adapt-'));
     await mineRepository({ repo, out: join(tmp, 'mined.jsonl') });
     samples = await readRepoSamples(join(tmp, 'mined.jsonl'));
   });
-  afterAll(() => {
-    rmSync(repo, { recursive: true, force: true });
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => remove());
 
   it('keeps the init bridge, records its origin, re-sets the threshold, and compares on val', async () => {
     let ctx: LamrModel;

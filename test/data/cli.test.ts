@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHistoryRepo } from './gitRepo.js';
+import { createHistoryFixture } from './gitRepo.js';
 
 const run = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
@@ -19,14 +18,11 @@ const run = async (...args: string[]): Promise<{ code: number; stdout: string; s
 describe('skim data / skim adapt from the command line', () => {
   let repo: string;
   let tmp: string;
+  let remove: () => void;
   beforeAll(() => {
-    repo = createHistoryRepo(400);
-    tmp = mkdtempSync(join(tmpdir(), 'skim-cli-data-'));
+    ({ repo, tmp, remove } = createHistoryFixture(400, 'skim-cli-data-'));
   });
-  afterAll(() => {
-    rmSync(repo, { recursive: true, force: true });
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => remove());
 
   it('mines a history: JSON counts on stdout, one sample per changed file', async () => {
     const out = join(tmp, 'mined.jsonl');

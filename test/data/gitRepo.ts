@@ -1,6 +1,6 @@
 /** A throwaway git repository built by scripted commits, for the mining tests. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -69,4 +69,15 @@ export function createHistoryRepo(commits: number, files = 12): string {
   parts.push('done\n');
   execFileSync('git', ['-C', dir, 'fast-import', '--done', '--quiet'], { input: parts.join('') });
   return dir;
+}
+
+/** A history repository (createHistoryRepo) and a scratch directory for one test suite; `remove` deletes both. */
+export function createHistoryFixture(commits: number, tmpPrefix: string): { repo: string; tmp: string; remove: () => void } {
+  const repo = createHistoryRepo(commits);
+  const tmp = mkdtempSync(join(tmpdir(), tmpPrefix));
+  const remove = () => {
+    rmSync(repo, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  return { repo, tmp, remove };
 }

@@ -1,12 +1,10 @@
 /** runTraining end to end on a small mined history: widths, and --init without --hidden. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/core/model/io.js';
 import { mineRepository } from '../../src/data/mine.js';
 import { runTraining } from '../../src/train/pipeline.js';
-import { createHistoryRepo } from '../data/gitRepo.js';
+import { createHistoryFixture } from '../data/gitRepo.js';
 
 const quiet = { log: () => {}, progress: () => ({ update: () => {}, stop: () => {} }) };
 
@@ -14,16 +12,13 @@ describe('runTraining', () => {
   let repo: string;
   let tmp: string;
   let data: string;
+  let remove: () => void;
   beforeAll(async () => {
-    repo = createHistoryRepo(200);
-    tmp = mkdtempSync(join(tmpdir(), 'skim-train-'));
+    ({ repo, tmp, remove } = createHistoryFixture(200, 'skim-train-'));
     data = join(tmp, 'mined.jsonl');
     await mineRepository({ repo, out: data });
   });
-  afterAll(() => {
-    rmSync(repo, { recursive: true, force: true });
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => remove());
 
   it('trains each stage at its own width, and --init without --hidden takes the init model\'s', async () => {
     const first = join(tmp, 'first');
