@@ -217,13 +217,33 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   let chosen: Materialized;
   let seeds: Uint8Array;
   if (budgetMode) {
-    const order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
+    let order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
       const seeds = new Uint8Array(n);
       for (let j = 0; j < k; j++) seeds[order[j]] = 1;
       return seeds;
     };
     let { k, result } = selectByBudget(order.length, budget, (kk) => materialize(seedsFor(kk)));
+    if (k === 0 && order.length > 0) {
+      // Not even the best line fits with the context it needs (a header chain, an if/else pair).
+      // Lower-ranked lines may need less: keep, in rank order, those that still fit, rather than
+      // hand back nothing. The seeds are then these lines (in rank order) instead of a prefix.
+      const picked: number[] = [];
+      const trial = new Uint8Array(n);
+      // (blank lines only split the markers around them: never worth a probe)
+      for (const i of order.filter((i) => doc.lines[i].text.trim() !== '').slice(0, FALLBACK_PROBES)) {
+        trial[i] = 1;
+        const m = materialize(trial);
+        if (m.cost <= budget) {
+          picked.push(i);
+          result = m;
+        } else trial[i] = 0;
+      }
+      if (picked.length > 0) {
+        order = [...picked, ...order.filter((i) => !trial[i])];
+        k = picked.length;
+      }
+    }
     // Exact check on the joined text: per-line counts are an upper bound, but verify anyway.
     while (result && countTokens(joinPieces(result.pieces)) > budget) {
       k = k > 0 ? Math.floor(k * 0.9) : -1;
@@ -232,19 +252,36 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     seeds = seedsFor(Math.max(0, k));
     chosen = result ?? collapseAll(doc, analyses, budget, warnings);
     if (result && doRepair) {
-      // When the syntax fix cannot converge within the budget it collapses a segment; a smaller
-      // selection has fewer trouble spots, so try 70% of it, and so on, before accepting that.
+      // When the syntax fix cannot converge within the budget it collapses a segment, or it gets
+      // there by dropping the selected lines one error at a time (down to none at all). A smaller
+      // selection has fewer trouble spots: try 70% of it, and so on. The first fix that keeps at
+      // least half of its selection without a warning wins; otherwise the one that kept the most
+      // score mass of what was selected.
+      let best: { fixed: Materialized; notes: string[]; mass: number } | null = null;
       for (let kk = k, attempt = 0; ; kk = Math.floor(kk * 0.7), attempt++) {
         const start = kk === k ? result : materialize(seedsFor(kk));
         const notes: string[] = [];
         const fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes);
-        const fits = countTokens(joinPieces(fixed.pieces)) <= budget;
-        if (fits && (notes.length === 0 || kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS)) {
-          chosen = fixed;
-          warnings.push(...notes);
-          break;
+        const last = kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS;
+        if (countTokens(joinPieces(fixed.pieces)) <= budget) {
+          let kept = 0;
+          let mass = 0;
+          for (let j = 0; j < kk; j++) {
+            if (fixed.mask[order[j]] !== 1) continue;
+            kept++;
+            mass += Math.min(1, probs[order[j]]);
+          }
+          if (notes.length === 0 && kept * 2 >= kk) {
+            best = { fixed, notes, mass: Infinity };
+            break;
+          }
+          if (!best || mass > best.mass) best = { fixed, notes, mass };
         }
-        if (!fits && (kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS)) break;
+        if (last) break;
+      }
+      if (best) {
+        chosen = best.fixed;
+        warnings.push(...best.notes);
       }
     }
   } else {
@@ -368,6 +405,8 @@ function materializeSelection(
 
 /** Budget mode: how many times the selection may shrink (x0.7) when its syntax fix would collapse a segment. */
 const MAX_SHRINK_ATTEMPTS = 6;
+/** Budget mode, when not even the best line fits: how many ranked lines to try one by one instead. */
+const FALLBACK_PROBES = 64;
 const LOCAL_FIX_ROUNDS = 12;
 /** Threshold mode has no budget to protect: more local rounds before coarse fixes (a long file may have many error sites). */
 const LOCAL_FIX_ROUNDS_UNBUDGETED = 64;

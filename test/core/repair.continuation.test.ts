@@ -1,8 +1,11 @@
 /**
- * Repair closure: a kept line that continues an expression from the line above (a `.method()`
- * chain, a leading `&&`) needs that line. Seen on rich's syntax.py at 4x: `.with_indent_guides(...)`
- * was kept without `Text("\n").join(lines)` above it; the parser then reported the error at an
- * earlier statement and syntax repair ended up omitting the whole `Syntax` class (173 kept lines).
+ * Repair closure: a kept line that continues an expression (a `.method()` link, a leading `&&`)
+ * needs the head of that expression; a clause (`else` of a conditional expression, a
+ * comprehension's `if`, the `:` of `?:`) needs the line right above it. Seen on rich's syntax.py
+ * at 4x: `.with_indent_guides(...)` was kept without `Text("\n")` above it; the parser then reported
+ * the error at an earlier statement and syntax repair ended up omitting the whole `Syntax` class
+ * (173 kept lines). The links in between stay omittable: ripgrep's 400-line clap builder chain
+ * otherwise cost more than an 8x budget and the whole file came out empty.
  */
 import { describe, expect, it } from 'vitest';
 import { repairClosure, type KeepReason } from '../../src/core/repair/repair.js';
@@ -61,34 +64,53 @@ const JS = `export function load(url) {
 `;
 
 describe('repair: expression continuations', () => {
-  it('python: a kept `.method()` line brings back the chain above it up to the statement start', async () => {
+  it('python: a kept `.method()` line brings back the head of its chain, not the links between', async () => {
     const { kept, lines } = await close(PY, 'python', '.with_indent_guides');
-    for (const t of ['lines = (', 'Text("\\n")', '.join(lines)', '.with_indent_guides', ')']) {
+    for (const t of ['lines = (', 'Text("\\n")', '.with_indent_guides', ')']) {
       expect(kept.has(lines.findIndex((l) => l.trim().startsWith(t))), t).toBe(true);
     }
-    // the chain's later links are not needed
+    // neither the link between nor the chain's later links are needed
+    expect(kept.has(lines.findIndex((l) => l.includes('.join(')))).toBe(false);
     expect(kept.has(lines.findIndex((l) => l.includes('.split(')))).toBe(false);
     expect((await checkSyntax(renderPruned(lines, kept, '#'), 'python')).ok).toBe(true);
   });
 
-  it('python: a kept `or` line brings back the operand above it', async () => {
+  it('python: a kept `or` line brings back the first operand', async () => {
     const { kept, lines } = await close(PY, 'python', 'or self.forced');
-    expect(kept.has(lines.findIndex((l) => l.includes('and self.visible')))).toBe(true);
     expect(kept.has(lines.findIndex((l) => l.includes('self.enabled')))).toBe(true);
+    expect(kept.has(lines.findIndex((l) => l.includes('and self.visible')))).toBe(false);
     expect((await checkSyntax(renderPruned(lines, kept, '#'), 'python')).ok).toBe(true);
   });
 
-  it('javascript: a kept `.catch(...)` line brings back the call chain it continues', async () => {
+  it('javascript: a kept `.catch(...)` line brings back the call it continues', async () => {
     const { kept, lines } = await close(JS, 'javascript', '.catch(');
     expect(kept.has(1)).toBe(true); // return fetch(url)
-    expect(kept.has(2)).toBe(true); // .then(...)
+    expect(kept.has(2)).toBe(false); // .then(...)
+    expect((await checkSyntax(renderPruned(lines, kept, '//'), 'javascript')).ok).toBe(true);
+  });
+
+  it('rust: a link deep in a long builder chain costs its head, not the chain', async () => {
+    const links = Array.from({ length: 300 }, (_, k) => `        .arg(flag("opt-${k}"))`);
+    const code = ['fn app() -> App {', '    App::new("tool")', ...links, '}', ''].join('\n');
+    const { kept, lines } = await close(code, 'rust', '"opt-250"');
+    // the statement's last line comes too (it ends the expression), nothing else of the chain
+    expect([...kept].sort((a, b) => a - b).map((i) => lines[i].trim())).toEqual(['fn app() -> App {', 'App::new("tool")', '.arg(flag("opt-250"))', '.arg(flag("opt-299"))', '}']);
+    expect((await checkSyntax(renderPruned(lines, kept, '//'), 'rust')).ok).toBe(true);
+  });
+
+  it('javascript: the `:` of a conditional needs its `?` line, the `?` its condition', async () => {
+    const code = 'const mode = isTTY\n  ? "color"\n  : "plain";\n';
+    const { kept, lines } = await close(code, 'javascript', ': "plain"');
+    expect(kept.size).toBe(3);
     expect((await checkSyntax(renderPruned(lines, kept, '//'), 'javascript')).ok).toBe(true);
   });
 
   it('ruby: a `.method` line continues the chain, a `:symbol` line in a list does not', async () => {
     const code = 'class Job\n  KINDS = [\n    :build,\n    :test,\n    :deploy,\n  ]\n  def run(items)\n    items\n      .select(&:ready?)\n      .each { |i| i.go }\n  end\nend\n';
     const chain = await close(code, 'ruby', '.each {');
-    expect(chain.kept.has(chain.lines.findIndex((l) => l.includes('.select(')))).toBe(true);
+    expect(chain.kept.has(chain.lines.findIndex((l) => l.trim() === 'items'))).toBe(true);
+    expect(chain.kept.has(chain.lines.findIndex((l) => l.includes('.select(')))).toBe(false);
+    expect((await checkSyntax(renderPruned(chain.lines, chain.kept, '#'), 'ruby')).ok).toBe(true);
     const list = await close(code, 'ruby', ':deploy,');
     expect(list.kept.has(list.lines.findIndex((l) => l.includes(':test,')))).toBe(false);
   });

@@ -116,11 +116,15 @@ export function repairClosure(
     if (ls.stmtStart !== i && ls.stmtStart >= 0) add(ls.stmtStart, 'statement');
     if (ls.stmtEnd !== i && ls.stmtEnd >= 0 && !isScopeStart(syntax, ls.stmtStart)) add(ls.stmtEnd, 'statement');
     for (const c of ls.closers) add(c, 'closer');
-    // A line continuing an expression from the line above (`.method()`, a leading `and`, `&&`, `?`)
-    // needs that line: without it the output would start an expression with an operator.
-    if (ls.stmtStart >= 0 && ls.stmtStart < i && continuesExpression(syntax.language, texts[i] ?? '')) {
-      const prev = prevCodeLine(syntax, i);
-      if (prev >= ls.stmtStart) add(prev, 'statement');
+    // A line continuing an expression needs the line it continues (a clause) or the head of the
+    // expression, the nearest line above that is not itself a link (a link): without it the output
+    // would start an expression with an operator. Links in between may be omitted (a marker inside a
+    // method chain still parses), which keeps long builder chains affordable in budget mode.
+    const cont = ls.stmtStart >= 0 && ls.stmtStart < i ? continuation(syntax.language, texts[i] ?? '') : null;
+    if (cont) {
+      let head = prevCodeLine(syntax, i);
+      if (cont === 'link') while (head > ls.stmtStart && continuation(syntax.language, texts[head] ?? '') === 'link') head = prevCodeLine(syntax, head);
+      if (head >= ls.stmtStart) add(head, 'statement');
     }
     // Paired clauses: a clause needs what comes before it (`else` needs its `if`, `except` its
     // `try`); an owner needs a follower only where the grammar demands one (`try` needs a handler).
@@ -198,20 +202,25 @@ function enclosingBrackets(syntax: SyntaxIndex): Int32Array {
 }
 
 /**
- * Leading tokens that continue the expression of the line above. Python: member access, boolean,
- * comparison and `/`/`%` operators, and the `if`/`else`/`for` of a conditional expression or comprehension
- * (a clause or loop header ends with `:` and is left out). Elsewhere: member access (not a `...`
- * spread), `?.`, `&&`, `||`, `??` and the `?`/`:` of a conditional. A leading `+`/`-`/`*` is left
- * out everywhere: it also reads as a unary operator or an unpacking.
+ * Leading tokens that continue the expression of the line above, in two kinds:
+ * - a *link* (member access, `?.`, `&&`, `||`, `??`, the `?` of a conditional; Python's boolean,
+ *   comparison and `/`/`%` operators) needs the head of the expression, not the links between;
+ * - a *clause* (`:` of a conditional; Python's `if`/`else`/`for` of a conditional expression or
+ *   comprehension) needs the line right above it: `else` needs its `if`, a comprehension's `if`
+ *   its `for`.
+ * Python's clause or loop headers end with `:` and are left out; so is a `...` spread. A leading
+ * `+`/`-`/`*` is left out everywhere: it also reads as a unary operator or an unpacking. Ruby: a
+ * leading `:` starts a symbol (`:name,` in a list), not the else-part of a conditional.
  */
-const CONTINUATION_PYTHON = /^\s*(\.\w|(and|or|is|in|not\s+in)\b|(if|else|async\s+for|for)\b(?!.*:\s*(#.*)?$)|==|!=|<=|>=|\/|%)/;
-const CONTINUATION_OTHER = /^\s*(\.(?!\.\.)|\?\.|&&|\|\||\?\?|\?(?![?.])|:(?!:))/;
-/** Ruby: a leading `:` starts a symbol (`:name,` in a list), not the else-part of a conditional. */
-const CONTINUATION_RUBY = /^\s*(\.(?!\.\.)|&\.|&&|\|\||(and|or)\b)/;
+const CONTINUATIONS: Record<'python' | 'ruby' | 'other', { link: RegExp; clause?: RegExp }> = {
+  python: { link: /^\s*(\.\w|(and|or|is|in|not\s+in)\b|==|!=|<=|>=|\/|%)/, clause: /^\s*(if|else|async\s+for|for)\b(?!.*:\s*(#.*)?$)/ },
+  ruby: { link: /^\s*(\.(?!\.\.)|&\.|&&|\|\||(and|or)\b)/ },
+  other: { link: /^\s*(\.(?!\.\.)|\?\.|&&|\|\||\?\?|\?(?![?.]))/, clause: /^\s*:(?!:)/ },
+};
 
-function continuesExpression(language: string, text: string): boolean {
-  const re = language === 'python' ? CONTINUATION_PYTHON : language === 'ruby' ? CONTINUATION_RUBY : CONTINUATION_OTHER;
-  return re.test(text);
+function continuation(language: string, text: string): 'link' | 'clause' | null {
+  const c = CONTINUATIONS[language === 'python' || language === 'ruby' ? language : 'other'];
+  return c.link.test(text) ? 'link' : c.clause?.test(text) ? 'clause' : null;
 }
 
 function prevCodeLine(syntax: SyntaxIndex, i: number): number {
