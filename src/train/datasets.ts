@@ -18,6 +18,8 @@ export interface LabeledFile {
   query: string;
   /** Query flavour: "commit", "issue", "goal". */
   queryKind: 'commit' | 'issue' | 'goal';
+  /** The commit a commit sample comes from. */
+  commit?: string;
   taskType?: string;
   lines: string[];
   /** Aggregate must-keep lines (0-based): gold ∪ anchor for commits/swebench, gold_lines for teacher/goalhint. */
@@ -120,10 +122,53 @@ export async function readCommits(path: string, opts: CommitReadOptions, stats: 
     stats.kept++;
     const agg = [...new Set([...rec.gold_lines, ...rec.anchor_lines])].map((x) => x - 1).filter((x) => x >= 0 && x < lines.length).sort((a, b) => a - b);
     out.push({
-      id: key, source: 'commit', repo: rec.repo, path: rec.path, lang: rec.lang, query: rec.query,
+      id: key, source: 'commit', repo: rec.repo, commit: rec.commit, path: rec.path, lang: rec.lang, query: rec.query,
       queryKind: 'commit', lines, agg, role: 'gold', split,
     });
     if (nTrain >= opts.maxTrain && nVal >= opts.maxVal) break;
+  }
+  return out;
+}
+
+/**
+ * Same-repository distractors for commit samples: for a share of `chosen` (picked by hash), the
+ * window of another file from `pool` (same repository and language, another commit and path,
+ * the same folder when the pool has one) becomes a distractor for that commit's message, with no
+ * labelled line and document label 0. Teacher cases come with one distractor each; commits have
+ * none, so without these the document head learns from ~1,200 pairs only, and from none shaped
+ * like SWE-bench's (neighbour files of the same folder).
+ */
+export function commitDistractors(chosen: LabeledFile[], pool: LabeledFile[], share: number): LabeledFile[] {
+  if (share <= 0) return [];
+  const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+  const byRepo = new Map<string, LabeledFile[]>();
+  const byDir = new Map<string, LabeledFile[]>();
+  for (const f of pool) {
+    if (f.source !== 'commit') continue;
+    const r = `${f.repo}|${f.lang}`;
+    (byRepo.get(r) ?? byRepo.set(r, []).get(r)!).push(f);
+    const d = `${r}|${dirOf(f.path)}`;
+    (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(f);
+  }
+  const out: LabeledFile[] = [];
+  for (const c of chosen) {
+    if (c.source !== 'commit' || hash32(`distractor?:${c.id}`) / 4294967296 >= share) continue;
+    const r = `${c.repo}|${c.lang}`;
+    let pick: LabeledFile | undefined;
+    for (const group of [byDir.get(`${r}|${dirOf(c.path)}`), byRepo.get(r)]) {
+      if (!group) continue;
+      // a few hashed probes: deterministic, and cheap even in a 10k-sample repository
+      for (let k = 0; k < 8 && !pick; k++) {
+        const d = group[hash32(`distractor:${k}:${c.id}`) % group.length];
+        if (d.path !== c.path && d.commit !== c.commit) pick = d;
+      }
+      if (pick) break;
+    }
+    if (!pick) continue;
+    out.push({
+      id: `${c.id}~${pick.path}`, source: 'commit', repo: c.repo, path: pick.path, lang: pick.lang, query: c.query,
+      queryKind: 'commit', lines: pick.lines, agg: [], role: 'distractor', split: c.split,
+    });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
 import type { LamrModel, LossWeights, ModelMode } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
-import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
+import { type CommitFilterStats, commitDistractors, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
 import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
@@ -28,6 +28,8 @@ export interface TrainRunOptions {
   hidden?: number;
   /** Hidden units of the second (auto-context) stage (default: `hidden`). */
   contextHidden?: number;
+  /** Share of the chosen commit samples that also get a same-repository distractor file (0 = none). */
+  commitDistractors?: number;
   /** Target recall for threshold calibration. */
   targetRecall?: number;
   /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
@@ -92,6 +94,11 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
       const chosenTrain = pick('train', maxTrain);
       const chosen = new Set([...chosenTrain, ...pick('val', maxVal)]);
       files.push(...chosen);
+      // distractors come from the same split's pool, so validation never sees a training window
+      for (const split of ['train', 'val']) {
+        const extra = commitDistractors([...chosen].filter((f) => f.split === split), all.filter((f) => f.split === split), o.commitDistractors ?? 0);
+        files.push(...extra);
+      }
       bridgeOnly.push(...all.filter((f) => f.split === 'train' && !chosen.has(f)));
     } else {
       o.log(`reading teacher cases from ${path}`);
@@ -238,7 +245,7 @@ function fitStage(
       bar.stop();
       barTotal = 0;
       const parts = Object.entries(r.val).map(
-        ([g, v]) => `${g}: P ${v.prf.p.toFixed(3)} R ${v.prf.r.toFixed(3)} F1 ${v.prf.f1.toFixed(3)} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}`,
+        ([g, v]) => `${g}: P ${v.prf.p.toFixed(3)} R ${v.prf.r.toFixed(3)} F1 ${v.prf.f1.toFixed(3)} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}${v.docAuc === undefined ? '' : ` doc AUC ${v.docAuc.toFixed(3)}`}`,
       );
       o.log(`epoch ${r.epoch} loss ${r.loss.toFixed(4)} (${r.seconds.toFixed(1)}s) select ${r.select.toFixed(4)}\n  ${parts.join('\n  ')}`);
     },

@@ -24,6 +24,8 @@ export interface EvalGroup {
   recall4: number;
   recall8: number;
   files: number;
+  /** Document head: AUC of gold files against the group's distractors (when it has both). */
+  docAuc?: number;
 }
 
 export interface EpochReport {
@@ -46,22 +48,24 @@ export function evaluate(
   post?: (keep: Float64Array) => Float64Array,
 ): Record<string, EvalGroup> {
   const acc = new Map<string, { prf: Prf; h4: number; h8: number; tot: number; files: number }>();
+  const docs = new Map<string, { gold: number[]; distractor: number[] }>();
   const infer = (e: Example) => {
     const o = model.infer(e.X, e.n);
     if (post) o.keep = post(o.keep);
     return o;
   };
+  const docScores = (g: string) => docs.get(g) ?? docs.set(g, { gold: [], distractor: [] }).get(g)!;
   for (const e of examples) {
     if (e.file.role !== 'gold' || e.file.agg.length === 0) {
-      if (scoresOut) {
-        const o = infer(e);
-        scoresOut.set(e, { keep: o.keep, doc: o.docScore });
-      }
+      const o = infer(e);
+      scoresOut?.set(e, { keep: o.keep, doc: o.docScore });
+      if (e.file.role === 'distractor') docScores(groupOf(e)).distractor.push(o.docScore);
       continue;
     }
     const out = infer(e);
     scoresOut?.set(e, { keep: out.keep, doc: out.docScore });
     const g = groupOf(e);
+    docScores(g).gold.push(out.docScore);
     let a = acc.get(g);
     if (!a) acc.set(g, (a = { prf: { tp: 0, fp: 0, fn: 0 }, h4: 0, h8: 0, tot: 0, files: 0 }));
     addPrf(a.prf, out.keep, e.labels.agg, 0.5);
@@ -76,8 +80,29 @@ export function evaluate(
     a.files++;
   }
   const res: Record<string, EvalGroup> = {};
-  for (const [g, a] of [...acc].sort()) res[g] = { prf: prf(a.prf), recall4: a.h4 / Math.max(1, a.tot), recall8: a.h8 / Math.max(1, a.tot), files: a.files };
+  for (const [g, a] of [...acc].sort()) {
+    const d = docs.get(g);
+    res[g] = {
+      prf: prf(a.prf), recall4: a.h4 / Math.max(1, a.tot), recall8: a.h8 / Math.max(1, a.tot), files: a.files,
+      ...(d && d.distractor.length ? { docAuc: auc(d.gold, d.distractor) } : {}),
+    };
+  }
   return res;
+}
+
+/** Probability that a random positive scores above a random negative (ties count half). */
+export function auc(pos: number[], neg: number[]): number {
+  if (!pos.length || !neg.length) return NaN;
+  const all = [...pos.map((v) => [v, 1]), ...neg.map((v) => [v, 0])].sort((a, b) => a[0] - b[0]);
+  let rankSum = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j < all.length && all[j][0] === all[i][0]) j++;
+    const midRank = (i + j + 1) / 2; // 1-based average rank of the tie block
+    for (let k = i; k < j; k++) if (all[k][1] === 1) rankSum += midRank;
+    i = j;
+  }
+  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
 }
 
 /** Model selection: the held-back teacher slice (issues, goal hints) and the commit val split, at both budgets. */

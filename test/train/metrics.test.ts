@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addPrf, prf, recallOf, selectTopK } from '../../src/train/metrics.js';
 import type { Example } from '../../src/train/prepare.js';
-import { calibrateThreshold } from '../../src/train/trainer.js';
+import { auc, calibrateThreshold } from '../../src/train/trainer.js';
+import { commitDistractors, type LabeledFile } from '../../src/train/datasets.js';
 
 describe('metrics', () => {
   it('selectTopK takes the best lines that fit and never exceeds the budget', () => {
@@ -39,5 +40,51 @@ describe('calibrateThreshold', () => {
   it('skips a floor that alone loses more than the target allows', () => {
     const cal = calibrateThreshold(scores, 1, ['teacher'], [0, 0.95]);
     expect(cal.candidates.every((c) => c.relativeFloor === 0)).toBe(true);
+  });
+});
+
+describe('auc', () => {
+  it('matches pair counting, ties counting half', () => {
+    const pos = [0.9, 0.4, 0.4, 0.1];
+    const neg = [0.4, 0.2, 0.05];
+    let wins = 0;
+    for (const p of pos) for (const q of neg) wins += p > q ? 1 : p === q ? 0.5 : 0;
+    expect(auc(pos, neg)).toBeCloseTo(wins / (pos.length * neg.length), 12);
+    expect(auc([1, 2], [0])).toBe(1);
+    expect(auc([0], [1, 2])).toBe(0);
+    expect(auc([], [1])).toBeNaN();
+  });
+});
+
+describe('commitDistractors', () => {
+  const sample = (repo: string, commit: string, p: string, split: 'train' | 'val' = 'train'): LabeledFile => ({
+    id: `${repo}@${commit}:${p}`, source: 'commit', repo, commit, path: p, lang: 'python', query: `fix ${p} in ${commit}`,
+    queryKind: 'commit', lines: [`# ${p}`], agg: [0], role: 'gold', split,
+  });
+  const pool = [
+    sample('a/r', 'c1', 'pkg/core/x.py'), sample('a/r', 'c1', 'pkg/core/y.py'), sample('a/r', 'c2', 'pkg/core/z.py'),
+    sample('a/r', 'c3', 'pkg/util/w.py'), sample('a/r', 'c4', 'pkg/core/x.py'), sample('b/s', 'c5', 'pkg/core/v.py'),
+  ];
+
+  it('pairs a commit message with a file of the same repository and folder from another commit and path', () => {
+    const out = commitDistractors([pool[0]], pool, 1);
+    expect(out).toHaveLength(1);
+    const d = out[0];
+    // same folder, other commit, other path: z.py is the only one
+    expect(d).toMatchObject({ role: 'distractor', agg: [], query: pool[0].query, repo: 'a/r', path: 'pkg/core/z.py', lines: pool[2].lines, split: 'train' });
+    expect(commitDistractors([pool[0]], pool, 1)).toEqual(out); // deterministic
+  });
+
+  it('falls back to the repository when the folder has no candidate, and skips samples with none', () => {
+    expect(commitDistractors([pool[3]], pool, 1)[0].path).toMatch(/^pkg\/core\//);
+    expect(commitDistractors([pool[5]], pool, 1)).toEqual([]); // b/s has no other sample
+  });
+
+  it('pairs about the given share of samples', () => {
+    const many = Array.from({ length: 400 }, (_, i) => sample('a/r', `k${i}`, `pkg/f${i}.py`));
+    expect(commitDistractors(many, many, 0)).toEqual([]);
+    const half = commitDistractors(many, many, 0.5).length;
+    expect(half).toBeGreaterThan(160);
+    expect(half).toBeLessThan(240);
   });
 });

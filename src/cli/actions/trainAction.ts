@@ -33,6 +33,7 @@ interface TrainOptions {
   mode: 'lamr' | 'single';
   hidden?: number;
   contextHidden?: number;
+  commitDistractors?: number;
   targetRecall?: number;
   ablationOut?: string;
   lambda?: number;
@@ -43,6 +44,12 @@ interface TrainOptions {
 const int = (name: string, min: number) => (v: string): number => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+  return n;
+};
+
+const share = (name: string) => (v: string): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
   return n;
 };
 
@@ -70,6 +77,7 @@ export function registerTrain(program: Command): void {
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
     .option('--hidden <n>', 'hidden units of the shared MLP (default 32, or the --init model\'s; the shipped model has 48)', int('--hidden', 2))
     .option('--context-hidden <n>', 'hidden units of the second (auto-context) stage (default: --hidden)', int('--context-hidden', 2))
+    .option('--commit-distractors <share>', 'share of commit samples that also train on a same-folder distractor file of their repository (document label 0; default 0)', share('--commit-distractors'))
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', parseFloat)
     .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', parseFloat)
