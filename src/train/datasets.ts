@@ -131,20 +131,29 @@ export async function readCommits(path: string, opts: CommitReadOptions, stats: 
 }
 
 /**
- * Same-repository distractors for commit samples: for a share of `chosen` (picked by hash), the
- * window of another file from `pool` (same repository and language, another commit and path,
- * the same folder when the pool has one) becomes a distractor for that commit's message, with no
- * labelled line and document label 0. Teacher cases come with one distractor each; commits have
- * none, so without these the document head learns from ~1,200 pairs only, and from none shaped
- * like SWE-bench's (neighbour files of the same folder).
+ * Same-repository distractors: for each file of `chosen`, `rate` other files of `pool` (on average:
+ * the integer part always, the fraction for a hash-chosen share) become distractors for its query,
+ * with no labelled line and document label 0. A candidate is of the same repository and language,
+ * another path, another commit (commit samples), not a file of the same query (teacher cases come
+ * with their own distractor), and from the same folder when eight hashed probes find one there, else
+ * from anywhere in the repository. Commit samples come with no distractor at all, so without these
+ * the document head learns from ~1,100 teacher pairs only, and from none shaped like SWE-bench's
+ * (neighbour files of the same folder).
  */
-export function commitDistractors(chosen: LabeledFile[], pool: LabeledFile[], share: number): LabeledFile[] {
-  if (share <= 0) return [];
+export function repoDistractors(chosen: LabeledFile[], pool: LabeledFile[], rate: number): LabeledFile[] {
+  if (rate <= 0) return [];
   const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+  const queryKey = (f: LabeledFile) => `${f.repo}\u0000${f.query}`;
   const byRepo = new Map<string, LabeledFile[]>();
   const byDir = new Map<string, LabeledFile[]>();
+  const seen = new Set<string>();
+  const queryPaths = new Map<string, Set<string>>();
+  for (const f of [...pool, ...chosen]) {
+    if (f.commit === undefined) (queryPaths.get(queryKey(f)) ?? queryPaths.set(queryKey(f), new Set()).get(queryKey(f))!).add(f.path);
+  }
   for (const f of pool) {
-    if (f.source !== 'commit') continue;
+    if (f.role !== 'gold' || seen.has(`${f.repo}:${f.commit ?? ''}:${f.path}`)) continue;
+    seen.add(`${f.repo}:${f.commit ?? ''}:${f.path}`);
     const r = `${f.repo}|${f.lang}`;
     (byRepo.get(r) ?? byRepo.set(r, []).get(r)!).push(f);
     const d = `${r}|${dirOf(f.path)}`;
@@ -152,23 +161,28 @@ export function commitDistractors(chosen: LabeledFile[], pool: LabeledFile[], sh
   }
   const out: LabeledFile[] = [];
   for (const c of chosen) {
-    if (c.source !== 'commit' || hash32(`distractor?:${c.id}`) / 4294967296 >= share) continue;
+    const count = Math.floor(rate) + (hash32(`distractor?:${c.id}`) / 4294967296 < rate - Math.floor(rate) ? 1 : 0);
     const r = `${c.repo}|${c.lang}`;
-    let pick: LabeledFile | undefined;
-    for (const group of [byDir.get(`${r}|${dirOf(c.path)}`), byRepo.get(r)]) {
-      if (!group) continue;
-      // a few hashed probes: deterministic, and cheap even in a 10k-sample repository
-      for (let k = 0; k < 8 && !pick; k++) {
-        const d = group[hash32(`distractor:${k}:${c.id}`) % group.length];
-        if (d.path !== c.path && d.commit !== c.commit) pick = d;
+    // a commit's other files are ruled out by their commit; a teacher query's by its own file list
+    const taken = new Set(c.commit === undefined ? queryPaths.get(queryKey(c)) : [c.path]);
+    for (let n = 0; n < count; n++) {
+      let pick: LabeledFile | undefined;
+      for (const group of [byDir.get(`${r}|${dirOf(c.path)}`), byRepo.get(r)]) {
+        if (!group) continue;
+        // a few hashed probes: deterministic, and cheap even in a 10k-sample repository
+        for (let k = 0; k < 8 && !pick; k++) {
+          const d = group[hash32(n === 0 ? `distractor:${k}:${c.id}` : `distractor:${n}:${k}:${c.id}`) % group.length];
+          if (!taken.has(d.path) && (c.commit === undefined || d.commit !== c.commit)) pick = d;
+        }
+        if (pick) break;
       }
-      if (pick) break;
+      if (!pick) break;
+      taken.add(pick.path);
+      out.push({
+        id: `${c.id}~${pick.path}`, source: c.source, repo: c.repo, path: pick.path, lang: pick.lang, query: c.query,
+        queryKind: c.queryKind, ...(c.taskType ? { taskType: c.taskType } : {}), lines: pick.lines, agg: [], role: 'distractor', split: c.split,
+      });
     }
-    if (!pick) continue;
-    out.push({
-      id: `${c.id}~${pick.path}`, source: 'commit', repo: c.repo, path: pick.path, lang: pick.lang, query: c.query,
-      queryKind: 'commit', lines: pick.lines, agg: [], role: 'distractor', split: c.split,
-    });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { saveModel, loadModel } from '../core/model/io.js';
 import type { LamrModel, LossWeights, ModelMode } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
-import { type CommitFilterStats, commitDistractors, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl } from './datasets.js';
+import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl, repoDistractors } from './datasets.js';
 import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
 import { prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
@@ -28,8 +28,10 @@ export interface TrainRunOptions {
   hidden?: number;
   /** Hidden units of the second (auto-context) stage (default: `hidden`). */
   contextHidden?: number;
-  /** Share of the chosen commit samples that also get a same-repository distractor file (0 = none). */
+  /** Same-repository distractor files per chosen commit sample (fractions: for that share of samples; 0 = none). */
   commitDistractors?: number;
+  /** Extra same-repository distractor files per teacher query, beyond the one each case has. */
+  teacherDistractors?: number;
   /** Target recall for threshold calibration. */
   targetRecall?: number;
   /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
@@ -96,13 +98,19 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
       files.push(...chosen);
       // distractors come from the same split's pool, so validation never sees a training window
       for (const split of ['train', 'val']) {
-        const extra = commitDistractors([...chosen].filter((f) => f.split === split), all.filter((f) => f.split === split), o.commitDistractors ?? 0);
+        const extra = repoDistractors([...chosen].filter((f) => f.split === split), all.filter((f) => f.split === split), o.commitDistractors ?? 0);
         files.push(...extra);
       }
       bridgeOnly.push(...all.filter((f) => f.split === 'train' && !chosen.has(f)));
     } else {
       o.log(`reading teacher cases from ${path}`);
-      files.push(...(await readCases(path, 'teacher')));
+      const cases = await readCases(path, 'teacher');
+      files.push(...cases);
+      for (const split of ['train', 'val']) {
+        // the pool holds the cases' own distractors too: never drawn, they mark paths a query already has
+        const pool = cases.filter((f) => f.split === split);
+        files.push(...repoDistractors(pool.filter((f) => f.role === 'gold'), pool, o.teacherDistractors ?? 0));
+      }
     }
   }
   const tRead = Date.now();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addPrf, prf, recallOf, selectTopK } from '../../src/train/metrics.js';
 import type { Example } from '../../src/train/prepare.js';
 import { auc, calibrateThreshold } from '../../src/train/trainer.js';
-import { commitDistractors, type LabeledFile } from '../../src/train/datasets.js';
+import { repoDistractors, type LabeledFile } from '../../src/train/datasets.js';
 
 describe('metrics', () => {
   it('selectTopK takes the best lines that fit and never exceeds the budget', () => {
@@ -56,7 +56,7 @@ describe('auc', () => {
   });
 });
 
-describe('commitDistractors', () => {
+describe('repoDistractors', () => {
   const sample = (repo: string, commit: string, p: string, split: 'train' | 'val' = 'train'): LabeledFile => ({
     id: `${repo}@${commit}:${p}`, source: 'commit', repo, commit, path: p, lang: 'python', query: `fix ${p} in ${commit}`,
     queryKind: 'commit', lines: [`# ${p}`], agg: [0], role: 'gold', split,
@@ -67,24 +67,44 @@ describe('commitDistractors', () => {
   ];
 
   it('pairs a commit message with a file of the same repository and folder from another commit and path', () => {
-    const out = commitDistractors([pool[0]], pool, 1);
+    const out = repoDistractors([pool[0]], pool, 1);
     expect(out).toHaveLength(1);
     const d = out[0];
     // same folder, other commit, other path: z.py is the only one
     expect(d).toMatchObject({ role: 'distractor', agg: [], query: pool[0].query, repo: 'a/r', path: 'pkg/core/z.py', lines: pool[2].lines, split: 'train' });
-    expect(commitDistractors([pool[0]], pool, 1)).toEqual(out); // deterministic
+    expect(repoDistractors([pool[0]], pool, 1)).toEqual(out); // deterministic
   });
 
   it('falls back to the repository when the folder has no candidate, and skips samples with none', () => {
-    expect(commitDistractors([pool[3]], pool, 1)[0].path).toMatch(/^pkg\/core\//);
-    expect(commitDistractors([pool[5]], pool, 1)).toEqual([]); // b/s has no other sample
+    expect(repoDistractors([pool[3]], pool, 1)[0].path).toMatch(/^pkg\/core\//);
+    expect(repoDistractors([pool[5]], pool, 1)).toEqual([]); // b/s has no other sample
   });
 
-  it('pairs about the given share of samples', () => {
+  it('draws the given number of distractors per sample on average, each path once per query', () => {
     const many = Array.from({ length: 400 }, (_, i) => sample('a/r', `k${i}`, `pkg/f${i}.py`));
-    expect(commitDistractors(many, many, 0)).toEqual([]);
-    const half = commitDistractors(many, many, 0.5).length;
+    expect(repoDistractors(many, many, 0)).toEqual([]);
+    const half = repoDistractors(many, many, 0.5).length;
     expect(half).toBeGreaterThan(160);
     expect(half).toBeLessThan(240);
+    const two = repoDistractors(many, many, 2);
+    expect(two).toHaveLength(800);
+    const perQuery = new Map<string, string[]>();
+    for (const d of two) perQuery.set(d.query, [...(perQuery.get(d.query) ?? []), d.path]);
+    for (const paths of perQuery.values()) expect(new Set(paths).size).toBe(2);
+  });
+
+  it('teacher queries: never a file the query already has (its gold file or its own distractor)', () => {
+    const teacher = (p: string, q: string, role: 'gold' | 'distractor'): LabeledFile => ({
+      id: `t#${q}:${p}`, source: 'teacher', repo: 'a/r', path: p, lang: 'python', query: q, queryKind: 'goal', taskType: 'code-locate',
+      lines: [`# ${p}`], agg: role === 'gold' ? [0] : [], role, split: 'train',
+    });
+    const files = [
+      teacher('pkg/a.py', 'q1', 'gold'), teacher('pkg/b.py', 'q1', 'distractor'),
+      teacher('pkg/b.py', 'q2', 'gold'), teacher('pkg/c.py', 'q2', 'distractor'),
+      teacher('pkg/c.py', 'q3', 'gold'), teacher('pkg/a.py', 'q3', 'distractor'),
+    ];
+    const out = repoDistractors(files.filter((f) => f.role === 'gold'), files, 1);
+    expect(out.map((d) => [d.query, d.path])).toEqual([['q1', 'pkg/c.py'], ['q2', 'pkg/a.py'], ['q3', 'pkg/b.py']]);
+    expect(out[0]).toMatchObject({ source: 'teacher', queryKind: 'goal', taskType: 'code-locate', role: 'distractor', agg: [] });
   });
 });

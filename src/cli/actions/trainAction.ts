@@ -34,6 +34,7 @@ interface TrainOptions {
   hidden?: number;
   contextHidden?: number;
   commitDistractors?: number;
+  teacherDistractors?: number;
   targetRecall?: number;
   ablationOut?: string;
   lambda?: number;
@@ -47,9 +48,9 @@ const int = (name: string, min: number) => (v: string): number => {
   return n;
 };
 
-const share = (name: string) => (v: string): number => {
+const rate = (name: string) => (v: string): number => {
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
+  if (!Number.isFinite(n) || n < 0 || n > 8) throw new InvalidArgumentError(`${name} must be a number from 0 to 8`);
   return n;
 };
 
@@ -77,7 +78,8 @@ export function registerTrain(program: Command): void {
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
     .option('--hidden <n>', 'hidden units of the shared MLP (default 32, or the --init model\'s; the shipped model has 48)', int('--hidden', 2))
     .option('--context-hidden <n>', 'hidden units of the second (auto-context) stage (default: --hidden)', int('--context-hidden', 2))
-    .option('--commit-distractors <share>', 'share of commit samples that also train on a same-folder distractor file of their repository (document label 0; default 0)', share('--commit-distractors'))
+    .option('--commit-distractors <rate>', 'distractor files per commit sample: other files of its repository, same folder first (document label 0; fractions apply to that share of samples; default 0, the shipped model: 1)', rate('--commit-distractors'))
+    .option('--teacher-distractors <rate>', 'extra distractor files per teacher query, drawn the same way from the other teacher files of its repository (default 0)', rate('--teacher-distractors'))
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', parseFloat)
     .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', parseFloat)
