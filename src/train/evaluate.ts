@@ -16,6 +16,7 @@ import type { Scorer } from '../core/types.js';
 import { createLearnedScorer } from '../core/model/index.js';
 import { type LabeledFile, readCases, readCommits } from './datasets.js';
 import { charCosts, recallOf, selectTopK } from './metrics.js';
+import { auc } from './trainer.js';
 import { loadSyntaxSource } from './syntaxSource.js';
 
 export interface EvalSet {
@@ -44,6 +45,8 @@ export interface Row {
   thrGoldCompression?: number;
   thrDistractorCompression?: number;
   thrDistractorCompressionRepair?: number;
+  /** Document score: AUC of the gold files against the distractors (sets with distractors). */
+  docAuc?: number;
   /** Per-file mean recall at 4x/8x (topk-chars). */
   topk4File: number;
   topk8File: number;
@@ -107,13 +110,16 @@ export async function evaluateSets(
       let distOutR = 0;
       let k = 0;
       const withThreshold = set.name !== 'commits-val';
+      const docGold: number[] = [];
+      const docDistractor: number[] = [];
       for (const { f, syn } of prepared) {
         opts.onProgress?.(`${set.name} ${sp.name}`, ++k, prepared.length);
         const isGold = f.role === 'gold' && f.agg.length > 0;
-        if (!isGold && (!withThreshold || !opts.prune)) continue;
+        if (!isGold && !withThreshold) continue;
         const code = f.lines.join('\n') + '\n';
         if (isGold) {
           const s = sp.scorer.score({ query: f.query, lines: f.lines, syntax: syn, language: f.lang, path: f.path });
+          docGold.push(s.docScore);
           const costs = charCosts(f.lines);
           let tot = 0;
           for (const c of costs) tot += c;
@@ -142,6 +148,8 @@ export async function evaluateSets(
             }
           }
         } else {
+          if (f.role === 'distractor') docDistractor.push(sp.scorer.score({ query: f.query, lines: f.lines, syntax: syn, language: f.lang, path: f.path }).docScore);
+          if (!opts.prune) continue;
           const base = { code, query: f.query, path: f.path, language: f.lang };
           const t0 = await pruneWith(sp.scorer, { ...base, repair: false });
           const t1 = await pruneWith(sp.scorer, base);
@@ -154,6 +162,7 @@ export async function evaluateSets(
       r.topk8 = ratioOf(h8, r.labelled);
       r.topk4File = ratioOf(r.topk4File, r.goldFiles);
       r.topk8File = ratioOf(r.topk8File, r.goldFiles);
+      if (docGold.length && docDistractor.length) r.docAuc = auc(docGold, docDistractor);
       if (opts.prune) {
         r.prune4 = ratioOf(p4, r.labelled);
         r.prune8 = ratioOf(p8, r.labelled);
@@ -178,11 +187,11 @@ const f1 = (v: number | undefined): string => (v === undefined ? '-' : `${v.toFi
 
 export function formatTable(rows: Row[]): string {
   const head =
-    '| set | scorer | gold files | topk-chars R@4x | R@8x | prune R@4x (no repair) | R@8x | prune R@4x (repair) | R@8x | thr recall (no repair / repair) | thr distractor compression (no repair / repair) | thr gold compression |';
-  const sep = '|' + '---|'.repeat(12);
+    '| set | scorer | gold files | topk-chars R@4x | R@8x | prune R@4x (no repair) | R@8x | prune R@4x (repair) | R@8x | thr recall (no repair / repair) | thr distractor compression (no repair / repair) | thr gold compression | doc AUC |';
+  const sep = '|' + '---|'.repeat(13);
   const lines = rows.map(
     (r) =>
-      `| ${r.set} | ${r.scorer} | ${r.goldFiles} | ${f3(r.topk4)} | ${f3(r.topk8)} | ${f3(r.prune4)} | ${f3(r.prune8)} | ${f3(r.prune4Repair)} | ${f3(r.prune8Repair)} | ${f3(r.thrRecall)} / ${f3(r.thrRecallRepair)} | ${f1(r.thrDistractorCompression)} / ${f1(r.thrDistractorCompressionRepair)} | ${f1(r.thrGoldCompression)} |`,
+      `| ${r.set} | ${r.scorer} | ${r.goldFiles} | ${f3(r.topk4)} | ${f3(r.topk8)} | ${f3(r.prune4)} | ${f3(r.prune8)} | ${f3(r.prune4Repair)} | ${f3(r.prune8Repair)} | ${f3(r.thrRecall)} / ${f3(r.thrRecallRepair)} | ${f1(r.thrDistractorCompression)} / ${f1(r.thrDistractorCompressionRepair)} | ${f1(r.thrGoldCompression)} | ${f3(r.docAuc)} |`,
   );
   return [head, sep, ...lines].join('\n');
 }
