@@ -147,17 +147,15 @@ export function repoDistractors(chosen: LabeledFile[], pool: LabeledFile[], rate
   const byRepo = new Map<string, LabeledFile[]>();
   const byDir = new Map<string, LabeledFile[]>();
   const seen = new Set<string>();
-  const queryPaths = new Map<string, Set<string>>();
-  for (const f of [...pool, ...chosen]) {
-    if (f.commit === undefined) (queryPaths.get(queryKey(f)) ?? queryPaths.set(queryKey(f), new Set()).get(queryKey(f))!).add(f.path);
-  }
+  const queryPaths = new Map<string, string[]>();
+  const push = <T>(m: Map<string, T[]>, k: string, v: T) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
+  for (const f of [...pool, ...chosen]) if (f.commit === undefined) push(queryPaths, queryKey(f), f.path);
   for (const f of pool) {
-    if (f.role !== 'gold' || seen.has(`${f.repo}:${f.commit ?? ''}:${f.path}`)) continue;
-    seen.add(`${f.repo}:${f.commit ?? ''}:${f.path}`);
-    const r = `${f.repo}|${f.lang}`;
-    (byRepo.get(r) ?? byRepo.set(r, []).get(r)!).push(f);
-    const d = `${r}|${dirOf(f.path)}`;
-    (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(f);
+    const key = `${f.repo}:${f.commit ?? ''}:${f.path}`; // a teacher file serves several queries: one candidate
+    if (f.role !== 'gold' || seen.has(key)) continue;
+    seen.add(key);
+    push(byRepo, `${f.repo}|${f.lang}`, f);
+    push(byDir, `${f.repo}|${f.lang}|${dirOf(f.path)}`, f);
   }
   const out: LabeledFile[] = [];
   for (const c of chosen) {
