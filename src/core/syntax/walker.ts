@@ -16,6 +16,8 @@ const DEFINITION_KINDS = new Set([
 ]);
 /** Kinds inside which a function is a method. */
 const CLASS_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'impl', 'module']);
+/** Generic argument/parameter lists in angle brackets (TS/Rust/Java, C#, C++ templates). */
+const TYPE_LISTS = new Set(['type_arguments', 'type_parameters', 'type_argument_list', 'type_parameter_list', 'template_argument_list', 'template_parameter_list']);
 /** Parent node types that give an anonymous function its name, with the field holding it. */
 const NAME_FROM_PARENT: Record<string, string> = {
   variable_declarator: 'name',
@@ -446,6 +448,13 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
           }
         } else {
           const type = names[id] ?? 'ERROR';
+          if (er > sr && TYPE_LISTS.has(type)) {
+            // A multi-line type argument/parameter list must not come out empty (`Promise<>` does
+            // not parse): its closing row needs the row its last entry starts on.
+            const entries = cursor.currentNode.namedChildren;
+            const last = entries[entries.length - 1]?.startPosition.row;
+            if (last !== undefined && last > sr && last < er) addCloser(last, er);
+          }
           const isDecorator = (f & F_DECORATOR) !== 0;
           if (isDecorator) {
             for (let r = sr; r <= er && r < n; r++) {
