@@ -56,6 +56,7 @@ export function suiteName(file: string): string {
 /** The budgets a method runs at: natural methods once, others at each requested budget they support. */
 export function budgetsFor(m: BenchMethod, budgets: Budget[]): Budget[] {
   if (m.kind === 'natural') return [{ label: 'natural' }];
+  if (m.kind === 'adaptive-only') return [{ label: 'adaptive' }];
   if (m.kind === 'budgeted-no-adaptive') return budgets.filter((b) => b.ratio !== undefined);
   return budgets;
 }

@@ -2,6 +2,8 @@
  * skim itself through its public API: `skim` (createPruner() with the default scorer: the learned
  * model when models/default is present), `heuristic` (the heuristic scorer alone) and `no-repair`
  * (the default pruner with repair disabled). Adaptive = threshold mode; budgets = `ratio`.
+ * `skim@<τ>` is skim in threshold mode at a fixed τ instead of the calibrated one, to chart the
+ * recall / compression trade-off a user would get from `skim prune --threshold τ`.
  */
 import { createPruner } from '../../index.js';
 import type { PruneRequest } from '../../core/types.js';
@@ -9,11 +11,16 @@ import type { BenchMethod, Budget, PreparedFile } from './types.js';
 
 type Pruner = ReturnType<typeof createPruner>;
 
-function pruneMethod(name: string, make: () => Pruner, extra: Partial<PruneRequest> = {}): BenchMethod {
+function pruneMethod(
+  name: string,
+  make: () => Pruner,
+  extra: Partial<PruneRequest> = {},
+  kind: BenchMethod['kind'] = 'budgeted',
+): BenchMethod {
   let pruner: Pruner | undefined;
   return {
     name,
-    kind: 'budgeted',
+    kind,
     async run(f: PreparedFile, b: Budget) {
       pruner ??= make();
       const req: PruneRequest = { code: f.file.code, query: f.query, language: f.language, ...extra };
@@ -24,7 +31,8 @@ function pruneMethod(name: string, make: () => Pruner, extra: Partial<PruneReque
     },
     async describe() {
       pruner ??= make();
-      return `scorer ${(await pruner.scorer()).name}${extra.repair === false ? ', repair off' : ''}`;
+      const scorer = (await pruner.scorer()).name;
+      return `scorer ${scorer}${extra.repair === false ? ', repair off' : ''}${extra.threshold !== undefined ? `, threshold ${extra.threshold}` : ''}`;
     },
   };
 }
@@ -32,3 +40,8 @@ function pruneMethod(name: string, make: () => Pruner, extra: Partial<PruneReque
 export const skimMethod = pruneMethod('skim', () => createPruner());
 export const heuristicMethod = pruneMethod('heuristic', () => createPruner({ scorer: 'heuristic' }));
 export const noRepairMethod = pruneMethod('no-repair', () => createPruner(), { repair: false });
+
+/** `skim@<τ>`: threshold mode at a fixed τ (0 < τ <= 1), adaptive budget only. */
+export function skimAtThreshold(threshold: number): BenchMethod {
+  return pruneMethod(`skim@${threshold}`, () => createPruner(), { threshold }, 'adaptive-only');
+}

@@ -39,8 +39,11 @@ export interface MethodOutput {
 
 export interface BenchMethod {
   readonly name: string;
-  /** Budgets the method runs at; `natural` methods run once whatever the requested budgets. */
-  readonly kind: 'budgeted' | 'budgeted-no-adaptive' | 'natural';
+  /**
+   * Budgets the method runs at: `natural` methods run once whatever the requested budgets,
+   * `adaptive-only` ones (skim at a fixed threshold) once in adaptive mode.
+   */
+  readonly kind: 'budgeted' | 'budgeted-no-adaptive' | 'adaptive-only' | 'natural';
   run(f: PreparedFile, budget: Budget): Promise<MethodOutput>;
   /** What exactly ran (e.g. which scorer skim resolved to), for the report's metadata. */
   describe?(): Promise<string>;

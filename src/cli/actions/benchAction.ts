@@ -97,7 +97,7 @@ export function registerBench(program: Command): void {
     .command('bench')
     .description('benchmark skim and baselines on labelled cases: recall, compression, validity, latency')
     .requiredOption('--cases <file>', 'case file (.jsonl or .jsonl.gz); repeatable', (v: string, prev: string[] = []) => [...prev, v])
-    .addOption(new Option('--methods <list>', `comma-separated methods, or "all" (${METHOD_NAMES.join(', ')})`).default('all'))
+    .addOption(new Option('--methods <list>', `comma-separated methods, or "all" (${METHOD_NAMES.join(', ')}); skim@<τ> runs skim's adaptive mode at threshold τ`).default('all'))
     .option('--budgets <list>', 'comma-separated budgets: adaptive and/or ratios (4 = output <= input/4 tokens)', 'adaptive,4,8')
     .option('--limit <n>', 'at most N cases per file')
     .option('--json <out>', 'write the full report as JSON')
