@@ -216,6 +216,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   let chosen: Materialized;
   let seeds: Uint8Array;
+  let appliedTau: number | undefined;
   if (budgetMode) {
     let order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
@@ -289,6 +290,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : base);
     // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
     const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
+    appliedTau = tau;
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     chosen = materialize(seeds);
     if (doRepair) {
@@ -328,12 +330,13 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     ms: 0,
     shape: doc.shape,
     scorer: scorer.name,
+    ...(appliedTau !== undefined ? { threshold: appliedTau } : {}),
     warnings,
     keepMask: chosen.mask,
   };
   if (req.explain) {
     result.explain = doc.lines.map((l, i): LineExplain => {
-      const e: LineExplain = { line: i + 1, score: round(Math.min(1, probs[i])), kept: chosen.mask[i] === 1 };
+      const e: LineExplain = { line: i + 1, score: roundSignificant(Math.min(1, probs[i])), kept: chosen.mask[i] === 1 };
       if (gate && !Number.isNaN(gate[i])) e.gateSemantic = round(gate[i]);
       const why = chosen.reasons[i];
       if (e.kept) e.reason = l.segment === -1 ? 'layout' : why === 'score' || why === undefined ? 'score' : why === 'gap' ? 'gap' : `repair:${why}`;
@@ -554,6 +557,11 @@ export function relativeTau(r: number, calibrated: number): number {
 
 function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
+}
+
+/** Three significant digits: line scores near a calibrated τ of 0.0025 must stay comparable to it. */
+function roundSignificant(x: number): number {
+  return x === 0 ? 0 : Number(x.toPrecision(3));
 }
 
 export { omittedRuns };

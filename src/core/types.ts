@@ -194,6 +194,7 @@ export interface PruneRequest {
 export interface LineExplain {
   /** 1-based input line. */
   line: number;
+  /** Keep score (3 significant digits: calibrated thresholds are small, e.g. 0.00254). */
   score: number;
   gateSemantic?: number;
   kept: boolean;
@@ -224,6 +225,8 @@ export interface PruneResult {
   shape: InputShape;
   /** Name of the scorer that produced the keep probabilities ("lamr", "heuristic", ...). */
   scorer?: string;
+  /** Threshold mode: the keep-probability threshold τ that was applied (absent in budget mode). */
+  threshold?: number;
   /** Problems in the content, e.g. "binary input returned unchanged". */
   warnings: string[];
   /** Per input line: was it kept (1) or omitted (0). Parallel to the input lines. */

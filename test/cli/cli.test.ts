@@ -57,7 +57,22 @@ describe('skim prune', () => {
   it('--explain shows a score gutter', () => {
     const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4', '--explain']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^\d\.\d{3} .+ [K-] /m);
+    expect(r.stdout).toMatch(/^(\d\.\d{3}  |\d\.\d{2}e-\d|0      ) .+ [K-] /m);
+    expect(r.stdout).toMatch(/budget mode \(best scores first\)/);
+    // Threshold mode names the τ the scores are compared with, in the gutter's own format.
+    const t = skim(['prune', EXAMPLE, '--query', QUERY, '--explain']);
+    expect(t.status).toBe(0);
+    expect(t.stdout).toMatch(/; threshold (\d\.\d{3}|\d\.\d{2}e-\d) \(a line is kept from this score up\);/);
+    const json = JSON.parse(skim(['prune', EXAMPLE, '--query', QUERY, '--json']).stdout);
+    expect(json.threshold).toBeGreaterThan(0);
+  });
+
+  it('formats gutter scores in a fixed column, small ones in exponent form', async () => {
+    const { formatScore } = await import('../../src/cli/actions/pruneAction.js');
+    expect(formatScore(0.7123)).toBe('0.712  ');
+    expect(formatScore(0.00254)).toBe('2.54e-3');
+    expect(formatScore(0.01)).toBe('0.010  ');
+    expect(formatScore(0)).toBe('0      ');
   });
 
   it('--batch streams one result per request with the id echoed', () => {

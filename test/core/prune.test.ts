@@ -90,3 +90,32 @@ describe('relativeThreshold (SWE-Pruner-style thresholds)', () => {
     expect(hi).toBeGreaterThan(0);
   });
 });
+
+describe('the threshold a result reports', () => {
+  it('is the calibrated τ by default, the caller\'s when given, and absent in budget mode', async () => {
+    const learned = createPruner();
+    const scorer = await learned.scorer();
+    const byDefault = await learned.prune({ code: logging, query: Q });
+    expect(scorer.defaultThreshold).toBeDefined();
+    expect(byDefault.threshold).toBe(scorer.defaultThreshold);
+    const relative = await learned.prune({ code: logging, query: Q, relativeThreshold: 0.8 });
+    expect(relative.threshold).toBeCloseTo(relativeTau(0.8, scorer.defaultThreshold!), 12);
+    expect((await learned.prune({ code: logging, query: Q, threshold: 0.01 })).threshold).toBe(0.01);
+    expect((await learned.prune({ code: logging, query: Q, ratio: 4 })).threshold).toBeUndefined();
+  });
+
+  it('explain scores keep three significant digits, so lines near a small τ stay comparable to it', async () => {
+    const learned = createPruner();
+    const r = await learned.prune({ code: logging, query: Q, explain: true });
+    const tau = r.threshold!;
+    expect(tau).toBeLessThan(0.01);
+    // Every line kept for its score reaches τ; every unkept line is below it (no repair reasons).
+    for (const e of r.explain!) {
+      if (e.kept && e.reason === 'score') expect(e.score).toBeGreaterThanOrEqual(Number(tau.toPrecision(3)));
+      if (!e.kept) expect(e.score).toBeLessThan(tau * 1.001);
+      if (e.score > 0) expect(String(e.score).replace(/^0\.0*/, '').replace('.', '').replace(/e.*$/, '').length).toBeLessThanOrEqual(3);
+    }
+    // Scores below 0.001 are not flattened to zero.
+    expect(r.explain!.some((e) => e.score > 0 && e.score < 0.001)).toBe(true);
+  });
+});

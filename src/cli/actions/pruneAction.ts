@@ -91,6 +91,7 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
   };
   if (r.files) out.files = r.files;
   if (r.scorer) out.scorer = r.scorer;
+  if (r.threshold !== undefined) out.threshold = r.threshold;
   if (r.warnings.length) out.warnings = r.warnings;
   if (explain && r.explain) out.explain = r.explain;
   return out;
@@ -115,10 +116,22 @@ function renderExplain(code: string, r: PruneResult): string {
     const gate = e.gateSemantic !== undefined ? e.gateSemantic.toFixed(2) : '  - ';
     const mark = e.kept ? 'K' : '-';
     const why = e.kept ? (e.reason ?? '') : '';
-    out += `${e.score.toFixed(3)} ${gate} ${mark} ${why.padEnd(17)} ${String(e.line).padStart(width)}| ${lines[e.line - 1] ?? ''}\n`;
+    out += `${formatScore(e.score)} ${gate} ${mark} ${why.padEnd(17)} ${String(e.line).padStart(width)}| ${lines[e.line - 1] ?? ''}\n`;
   }
-  out += `# scorer ${r.scorer ?? '?'}; doc score ${r.score}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms} ms\n`;
+  const mode = r.threshold !== undefined ? `threshold ${formatScore(r.threshold).trim()} (a line is kept from this score up)` : 'budget mode (best scores first)';
+  out += `# scorer ${r.scorer ?? '?'}; doc score ${r.score}; ${mode}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms} ms\n`;
   return out;
+}
+
+/**
+ * A score in a 7-character column: 0.712, or 2.54e-3 below 0.01. The learned model's scores are
+ * products with the document score, so the calibrated τ and the lines around it are small.
+ */
+export function formatScore(x: number): string {
+  if (x === 0) return '0'.padEnd(7);
+  if (x >= 0.01) return x.toFixed(3).padEnd(7);
+  const [m, e] = x.toExponential(2).split('e');
+  return `${m}e${e}`.padEnd(7);
 }
 
 interface BatchLine {
