@@ -119,6 +119,7 @@ function render(code, r) {
   const lines = inputLines(code);
   const mask = r.keepMask && r.keepMask.length === lines.length ? r.keepMask : lines.map(() => 1);
   const explain = new Map((r.explain || []).map((e) => [e.line, e]));
+  explain.scale = scoreScale(r);
   const keptCount = mask.reduce((a, b) => a + b, 0);
 
   $('stats').hidden = false;
@@ -139,7 +140,7 @@ function render(code, r) {
   let i = 0;
   while (i < lines.length) {
     if (mask[i]) {
-      frag.appendChild(lineRow(i + 1, lines[i], true, explain.get(i + 1)));
+      frag.appendChild(lineRow(i + 1, lines[i], true, explain.get(i + 1), explain.scale));
       i++;
       continue;
     }
@@ -150,7 +151,7 @@ function render(code, r) {
   }
   view.replaceChildren(frag);
   if (lines.length > 0) {
-    const legend = el('p', 'legend', 'bar = keep probability · ');
+    const legend = el('p', 'legend', `bar = keep score, log scale: ${explain.scale.legend} · `);
     legend.appendChild(el('span', 'sw')).style.background = '#f59e0b';
     legend.appendChild(document.createTextNode('kept by repair (header, import, closer, …) · click a blue marker to show the lines it hides'));
     view.appendChild(legend);
@@ -161,7 +162,31 @@ function render(code, r) {
   applyView();
 }
 
-function lineRow(no, text, kept, ex) {
+/**
+ * Keep scores span many decades (the learned model multiplies by the document score; its calibrated
+ * threshold is about 0.0025), so bars are drawn on a log scale: in threshold mode τ fills half a
+ * bar and 100x τ a whole one; in budget mode the file's best line fills the bar.
+ */
+function scoreScale(r) {
+  const scores = (r.explain || []).map((e) => e.score).filter((s) => s > 0);
+  if (typeof r.threshold === 'number' && r.threshold > 0) {
+    return { ref: r.threshold, at: 0.5, legend: `half a bar = the threshold ${scoreLabel(r.threshold)}` };
+  }
+  return { ref: scores.length ? Math.max(...scores) : 1, at: 1, legend: 'a full bar = the best line (budget mode)' };
+}
+
+function barWidth(score, scale) {
+  if (!(score > 0)) return 0;
+  return Math.max(0, Math.min(1, scale.at + Math.log10(score / scale.ref) / 4));
+}
+
+/** 0.42, or 3e-3 for scores under 0.01 (two decimals would print 0.00 for most lines). */
+function scoreLabel(s) {
+  if (s === 0) return '0';
+  return s >= 0.01 ? s.toFixed(2) : s.toExponential(0);
+}
+
+function lineRow(no, text, kept, ex, scale) {
   const row = el('div', `line ${kept ? 'kept' : 'omitted'}`);
   row.dataset.line = String(no);
   if (ex && ex.reason && ex.reason.startsWith('repair')) row.classList.add('repair');
@@ -170,11 +195,11 @@ function lineRow(no, text, kept, ex) {
   const bar = el('span', 'bar');
   const fill = el('i');
   const score = ex ? ex.score : null;
-  fill.style.width = score === null ? '0' : `${Math.round(Math.max(0, Math.min(1, score)) * 100)}%`;
+  fill.style.width = score === null ? '0' : `${Math.round(barWidth(score, scale) * 100)}%`;
   bar.appendChild(fill);
   gutter.appendChild(bar);
-  gutter.appendChild(el('span', 'val', score === null ? '' : score.toFixed(2)));
-  gutter.title = ex ? `score ${score.toFixed(3)}${ex.reason ? ` · kept: ${ex.reason}` : ''}` : 'no score (input returned whole)';
+  gutter.appendChild(el('span', 'val', score === null ? '' : scoreLabel(score)));
+  gutter.title = ex ? `score ${score.toPrecision(3)}${ex.reason ? ` · kept: ${ex.reason}` : ''}` : 'no score (input returned whole)';
   row.appendChild(gutter);
   row.appendChild(el('span', 'code', text === '' ? ' ' : text));
   return row;
@@ -194,7 +219,7 @@ function omittedRun(first, last, lines, explain) {
   block.hidden = true;
   marker.addEventListener('click', () => {
     if (block.childElementCount === 0) {
-      for (let n = first; n <= last; n++) block.appendChild(lineRow(n, lines[n - 1], false, explain.get(n)));
+      for (let n = first; n <= last; n++) block.appendChild(lineRow(n, lines[n - 1], false, explain.get(n), explain.scale));
     }
     block.hidden = !block.hidden;
     hint.textContent = block.hidden ? 'show' : 'hide';

@@ -74,7 +74,12 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     const selectRow = page.locator('.line.kept', { hasText: 'def select_proxy(self, url: str)' });
     await expect.poll(() => selectRow.count()).toBe(1);
     expect(await selectRow.isVisible()).toBe(true);
-    expect(await selectRow.locator('.val').textContent()).toMatch(/^\d\.\d\d$/);
+    expect(await selectRow.locator('.val').textContent()).toMatch(/^(\d\.\d\d|\de-\d+)$/);
+    // Adaptive mode: bars are on a log scale where half a bar is the threshold, so a line kept
+    // for its score fills at least half of its bar, and the legend names the threshold.
+    expect(await page.locator('.legend').textContent()).toMatch(/half a bar = the threshold (\d\.\d\d|\de-\d+)/);
+    const width = (row: typeof selectRow) => row.locator('.bar i').evaluate((e) => (e as HTMLElement).style.width);
+    expect(parseFloat(await width(selectRow))).toBeGreaterThanOrEqual(50);
 
     // Omitted ranges are collapsed to markers that name the range; no omitted line is shown.
     const markers = page.locator('.marker');
@@ -100,6 +105,10 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     await page.check('input[name=mode][value="8"]');
     const r = await skim();
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
+    // Budget mode has no threshold: the best line fills its bar.
+    expect(await page.locator('.legend').textContent()).toMatch(/a full bar = the best line/);
+    const widths = await page.locator('.line.kept .bar i').evaluateAll((es) => es.map((e) => parseFloat((e as HTMLElement).style.width)));
+    expect(Math.max(...widths)).toBe(100);
     await page.check('input[name=view][value=text]');
     const agentText = await page.locator('#agentText').textContent();
     expect(await page.locator('#agentText').isVisible()).toBe(true);
