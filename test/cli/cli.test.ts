@@ -62,7 +62,7 @@ describe('skim prune', () => {
     // Threshold mode names the τ the scores are compared with, in the gutter's own format.
     const t = skim(['prune', EXAMPLE, '--query', QUERY, '--explain']);
     expect(t.status).toBe(0);
-    expect(t.stdout).toMatch(/; threshold (\d\.\d{3}|\d\.\d{2}e-\d) \(a line is kept from this score up\);/);
+    expect(t.stdout).toMatch(/; threshold (\d\.\d{3}|\d\.\d{2}e-\d) \(lines scoring below it are dropped\);/);
     const json = JSON.parse(skim(['prune', EXAMPLE, '--query', QUERY, '--json']).stdout);
     expect(json.threshold).toBeGreaterThan(0);
   });
