@@ -119,7 +119,7 @@ function renderExplain(code: string, r: PruneResult): string {
     out += `${formatScore(e.score)} ${gate} ${mark} ${why.padEnd(17)} ${String(e.line).padStart(width)}| ${lines[e.line - 1] ?? ''}\n`;
   }
   const mode = r.threshold !== undefined ? `threshold ${formatScore(r.threshold).trim()} (lines scoring below it are dropped)` : 'budget mode (best scores first)';
-  out += `# scorer ${r.scorer ?? '?'}; doc score ${r.score}; ${mode}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms} ms\n`;
+  out += `# scorer ${r.scorer ?? '?'}; doc score ${r.score}; ${mode}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms.toFixed(1)} ms\n`;
   return out;
 }
 
