@@ -119,7 +119,7 @@ function render(code, r) {
   const lines = inputLines(code);
   const mask = r.keepMask && r.keepMask.length === lines.length ? r.keepMask : lines.map(() => 1);
   const explain = new Map((r.explain || []).map((e) => [e.line, e]));
-  explain.scale = scoreScale(r);
+  const scale = scoreScale(r);
   const keptCount = mask.reduce((a, b) => a + b, 0);
 
   $('stats').hidden = false;
@@ -140,18 +140,18 @@ function render(code, r) {
   let i = 0;
   while (i < lines.length) {
     if (mask[i]) {
-      frag.appendChild(lineRow(i + 1, lines[i], true, explain.get(i + 1), explain.scale));
+      frag.appendChild(lineRow(i + 1, lines[i], true, explain.get(i + 1), scale));
       i++;
       continue;
     }
     let j = i;
     while (j < lines.length && !mask[j]) j++;
-    frag.appendChild(omittedRun(i + 1, j, lines, explain));
+    frag.appendChild(omittedRun(i + 1, j, lines, explain, scale));
     i = j;
   }
   view.replaceChildren(frag);
   if (lines.length > 0) {
-    const legend = el('p', 'legend', `bar = keep score, log scale: ${explain.scale.legend} · `);
+    const legend = el('p', 'legend', `bar = keep score, log scale: ${scale.legend} · `);
     legend.appendChild(el('span', 'sw')).style.background = '#f59e0b';
     legend.appendChild(document.createTextNode('kept by repair (header, import, closer, …) · click a blue marker to show the lines it hides'));
     view.appendChild(legend);
@@ -206,7 +206,7 @@ function lineRow(no, text, kept, ex, scale) {
 }
 
 /** One collapsed marker for lines first..last (1-based, inclusive); click to expand. */
-function omittedRun(first, last, lines, explain) {
+function omittedRun(first, last, lines, explain, scale) {
   const wrap = el('div', 'omitted-run');
   const count = last - first + 1;
   const label = `… ${count} ${count === 1 ? 'line' : 'lines'} omitted (${first}-${last})`;
@@ -219,7 +219,7 @@ function omittedRun(first, last, lines, explain) {
   block.hidden = true;
   marker.addEventListener('click', () => {
     if (block.childElementCount === 0) {
-      for (let n = first; n <= last; n++) block.appendChild(lineRow(n, lines[n - 1], false, explain.get(n), explain.scale));
+      for (let n = first; n <= last; n++) block.appendChild(lineRow(n, lines[n - 1], false, explain.get(n), scale));
     }
     block.hidden = !block.hidden;
     hint.textContent = block.hidden ? 'show' : 'hide';
