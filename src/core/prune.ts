@@ -315,8 +315,13 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   const tokensOut = countTokens(text);
   // Markers cost tokens too: an output that saves nothing is worse than the input itself.
   if (!budgetMode && tokensOut >= tokensIn) return whole(doc, tokensIn, undefined, round(docScore));
-  if (budgetMode && n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1) && !warnings.some((w) => w.includes('too small')))
+  const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
+  if (budgetMode && keptNone && !warnings.some((w) => w.includes('too small')))
     warnings.push(`budget of ${budget} tokens too small to keep any line with the context it needs: every line omitted`);
+  // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
+  // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.
+  if (!budgetMode && keptNone)
+    warnings.push(`no line reached the threshold (${appliedTau}): everything was omitted as unrelated to the question (document score ${round(docScore)})`);
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),

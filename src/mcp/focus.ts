@@ -35,9 +35,13 @@ export async function focus(prune: PruneFn, output: string, question: string | u
     opts.kind === 'read_file'
       ? 'to see an omitted range "(a-b)", call read_file with offset=a and limit=b-a+1'
       : 'read_file the file with offset/limit to see omitted lines';
-  opts.notes.push(
-    `[skim: kept ${keptLines} of ${r.keepMask.length} lines for the question (${r.tokensOut} of ${r.tokensIn} tokens); ${reread}]`,
-  );
+  // Nothing kept: the agent must learn that skim judged the output unrelated (not that it failed),
+  // and how to see it anyway if that judgement is wrong.
+  const verdict =
+    keptLines === 0
+      ? `nothing here looked relevant to the question (relevance ${r.score.toFixed(2)}), so all ${r.keepMask.length} lines were omitted; if you need them anyway, call ${opts.kind} again without context_focus_question, or `
+      : `kept ${keptLines} of ${r.keepMask.length} lines for the question (${r.tokensOut} of ${r.tokensIn} tokens); `;
+  opts.notes.push(`[skim: ${verdict}${reread}]`);
   return r.text.endsWith('\n') || r.text === '' ? r.text : `${r.text}\n`;
 }
 

@@ -91,6 +91,24 @@ describe('relativeThreshold (SWE-Pruner-style thresholds)', () => {
   });
 });
 
+describe('a whole input judged unrelated', () => {
+  it('is omitted with a warning naming the threshold and the document score; budget mode still keeps lines', async () => {
+    const learned = createPruner();
+    const q = 'How are CUDA kernels launched on the GPU device?';
+    const r = await learned.prune({ code: logging, query: q });
+    expect(checkInvariants(logging, r)).toBeNull();
+    expect(r.kept).toEqual([]);
+    expect(r.warnings).toContainEqual(
+      `no line reached the threshold (${r.threshold}): everything was omitted as unrelated to the question (document score ${r.score})`,
+    );
+    const related = await learned.prune({ code: logging, query: Q });
+    expect(related.warnings.filter((w) => w.startsWith('no line reached'))).toEqual([]);
+    const budget = await learned.prune({ code: logging, query: q, ratio: 8 });
+    expect(budget.kept.length).toBeGreaterThan(0);
+    expect(budget.warnings.filter((w) => w.startsWith('no line reached'))).toEqual([]);
+  });
+});
+
 describe('the threshold a result reports', () => {
   it('is the calibrated τ by default, the caller\'s when given, and absent in budget mode', async () => {
     const learned = createPruner();

@@ -2,11 +2,14 @@
  * read_file / grep as functions: confinement to the root, cat -n numbering, windows, grep's
  * skipping rules and bounds. A recording prune stand-in checks when output is sent to pruning.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 import { grepTool } from '../../src/mcp/grep.js';
 import { numberLine, readFileTool } from '../../src/mcp/readFile.js';
 import { Workspace } from '../../src/mcp/workspace.js';
+import { createPruner } from '../../src/index.js';
 import { fakePrune } from '../server/fakeRunner.js';
 import { makeWorkspace, type Fixture } from './workspaceFixture.js';
 
@@ -68,6 +71,23 @@ describe('read_file', () => {
     expect(calls[0]).toMatchObject({ query: 'Which proxy is selected?', path: 'pkg/session.py' });
     expect(calls[0].code.startsWith('     1\t"""')).toBe(true);
     expect(out).toMatch(/\[skim: kept \d+ of \d+ lines for the question/);
+  });
+
+  it('says so when the real pruner finds nothing relevant, and how to read the file anyway', async () => {
+    // pytest's logging plugin, asked about GPUs: the shipped model omits all of it.
+    const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
+    writeFileSync(join(fx.root, 'pkg', 'caplog.py'), caplog);
+    const real = createPruner();
+    const out = await readFileTool(ws, (req) => real.prune(req), {
+      path: 'pkg/caplog.py',
+      context_focus_question: 'How are CUDA kernels launched on the GPU device?',
+    });
+    const total = caplog.split('\n').length - 1;
+    expect(out).toMatch(new RegExp(`\\.\\.\\. ${total} lines omitted \\(1-${total}\\)`));
+    expect(out).toMatch(
+      new RegExp(`\\[skim: nothing here looked relevant to the question \\(relevance 0\\.\\d\\d\\), so all ${total} lines were omitted; if you need them anyway, call read_file again without context_focus_question`),
+    );
+    expect(out).not.toMatch(/kept 0 of/);
   });
 
   it('refuses directories and binary files with a clear message', async () => {
