@@ -62,7 +62,9 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
   let tokenScores: Array<[string, number]> = [];
   if (r.explain) {
     const lines = code.split('\n');
-    tokenScores = r.explain.map((e) => [(lines[e.line - 1] ?? '').replace(/\r$/, ''), round(e.score)]);
+    // prune() already gives 3 significant digits; rounding to decimals would turn the learned
+    // model's small scores (its τ is about 0.0025) into zeros.
+    tokenScores = r.explain.map((e) => [(lines[e.line - 1] ?? '').replace(/\r$/, ''), e.score]);
   }
   return {
     score: round(r.score),

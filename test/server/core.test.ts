@@ -39,6 +39,19 @@ describe('routes with the real core', () => {
     }
   });
 
+  it('POST /prune: token_scores of a file judged unrelated are small but not rounded to zero', async () => {
+    // The learned model's scores include the document score: on an off-topic file most sit far
+    // below 0.001, so rounding to 4 decimals used to report 0 for nearly every line.
+    const code = example('logging.py');
+    const body = await (await post(app, '/prune', { query: 'How are CUDA kernels launched on the GPU device?', code })).json();
+    expect(body.kept_frags).toEqual([]);
+    const scores = body.token_scores.map(([, s]: [string, number]) => s);
+    expect(scores).toHaveLength(code.split('\n').length - 1);
+    expect(Math.max(...scores)).toBeLessThan(0.01);
+    expect(scores.filter((s: number) => s < 0.00005).length).toBeGreaterThan(10);
+    expect(scores.filter((s: number) => s === 0)).toEqual([]);
+  });
+
   it('POST /v1/prune honours a 4x budget', async () => {
     const r = await (await post(app, '/v1/prune', { code: SESSION, query: QUESTION, path: 'session.py', ratio: 4 })).json();
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 4));
