@@ -168,11 +168,11 @@ function render(code, r) {
  * bar and 100x τ a whole one; in budget mode the file's best line fills the bar.
  */
 function scoreScale(r) {
-  const scores = (r.explain || []).map((e) => e.score).filter((s) => s > 0);
   if (typeof r.threshold === 'number' && r.threshold > 0) {
     return { ref: r.threshold, at: 0.5, legend: `half a bar = the threshold ${scoreLabel(r.threshold)}` };
   }
-  return { ref: scores.length ? Math.max(...scores) : 1, at: 1, legend: 'a full bar = the best line (budget mode)' };
+  const best = (r.explain || []).reduce((m, e) => Math.max(m, e.score), 0);
+  return { ref: best > 0 ? best : 1, at: 1, legend: 'a full bar = the best line (budget mode)' };
 }
 
 function barWidth(score, scale) {

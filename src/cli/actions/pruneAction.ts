@@ -129,9 +129,7 @@ function renderExplain(code: string, r: PruneResult): string {
  */
 export function formatScore(x: number): string {
   if (x === 0) return '0'.padEnd(7);
-  if (x >= 0.01) return x.toFixed(3).padEnd(7);
-  const [m, e] = x.toExponential(2).split('e');
-  return `${m}e${e}`.padEnd(7);
+  return (x >= 0.01 ? x.toFixed(3) : x.toExponential(2)).padEnd(7);
 }
 
 interface BatchLine {
