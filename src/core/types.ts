@@ -216,7 +216,7 @@ export interface PruneResult {
   omitted: [number, number][];
   /** For numbered, grep and multi-file input: the same per file, in the file's own line numbers. */
   files?: FileRanges[];
-  /** Document relevance score in [0,1]. */
+  /** Document relevance score in [0,1], rounded to 4 decimals. */
   score: number;
   tokensIn: number;
   tokensOut: number;

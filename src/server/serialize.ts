@@ -67,7 +67,7 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
     tokenScores = r.explain.map((e) => [(lines[e.line - 1] ?? '').replace(/\r$/, ''), e.score]);
   }
   return {
-    score: round(r.score),
+    score: r.score, // prune() rounds it to 4 decimals
     pruned_code: r.text,
     token_scores: tokenScores,
     kept_frags: kept,
@@ -76,8 +76,4 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
     model_input_token_cnt: r.tokensIn + (query ? countTokens(query) : 0),
     error_msg: r.error ?? null,
   };
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
 }
