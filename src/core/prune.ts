@@ -217,6 +217,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   let chosen: Materialized;
   let seeds: Uint8Array;
   let appliedTau: number | undefined;
+  let calibratedTau: number | undefined;
   if (budgetMode) {
     let order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
@@ -291,6 +292,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
     const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
     appliedTau = tau;
+    calibratedTau = base;
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     chosen = materialize(seeds);
     if (doRepair) {
@@ -313,8 +315,25 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   const text = joinPieces(chosen.pieces);
   const tokensOut = countTokens(text);
-  // Markers cost tokens too: an output that saves nothing is worse than the input itself.
-  if (!budgetMode && tokensOut >= tokensIn) return whole(doc, tokensIn, undefined, round(docScore));
+  const thresholdInfo = appliedTau !== undefined ? { threshold: appliedTau, calibratedThreshold: calibratedTau } : {};
+  const explainLines = (mask: Uint8Array): LineExplain[] =>
+    doc.lines.map((l, i): LineExplain => {
+      const e: LineExplain = { line: i + 1, score: roundSignificant(Math.min(1, probs[i])), kept: mask[i] === 1 };
+      if (gate && !Number.isNaN(gate[i])) e.gateSemantic = round(gate[i]);
+      const why = chosen.reasons[i];
+      if (!e.kept) return e;
+      if (l.segment === -1) e.reason = 'layout';
+      else if (chosen.mask[i] !== 1) e.reason = 'whole';
+      else e.reason = why === 'score' || why === undefined ? 'score' : why === 'gap' ? 'gap' : `repair:${why}`;
+      return e;
+    });
+  // Markers cost tokens too: an output that saves nothing is worse than the input itself. The
+  // scores still go out: a caller asked for them, and they say which lines would have been kept.
+  if (!budgetMode && tokensOut >= tokensIn) {
+    const r: PruneResult = { ...whole(doc, tokensIn, undefined, round(docScore)), scorer: scorer.name, ...thresholdInfo };
+    if (req.explain) r.explain = explainLines(r.keepMask);
+    return r;
+  }
   const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
   if (budgetMode && keptNone && !warnings.some((w) => w.includes('too small')))
     warnings.push(`budget of ${budget} tokens too small to keep any line with the context it needs: every line omitted`);
@@ -335,19 +354,11 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     ms: 0,
     shape: doc.shape,
     scorer: scorer.name,
-    ...(appliedTau !== undefined ? { threshold: appliedTau } : {}),
+    ...thresholdInfo,
     warnings,
     keepMask: chosen.mask,
   };
-  if (req.explain) {
-    result.explain = doc.lines.map((l, i): LineExplain => {
-      const e: LineExplain = { line: i + 1, score: roundSignificant(Math.min(1, probs[i])), kept: chosen.mask[i] === 1 };
-      if (gate && !Number.isNaN(gate[i])) e.gateSemantic = round(gate[i]);
-      const why = chosen.reasons[i];
-      if (e.kept) e.reason = l.segment === -1 ? 'layout' : why === 'score' || why === undefined ? 'score' : why === 'gap' ? 'gap' : `repair:${why}`;
-      return e;
-    });
-  }
+  if (req.explain) result.explain = explainLines(chosen.mask);
   result.ms = round(performance.now() - t0);
   return result;
 }
@@ -558,6 +569,17 @@ function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number,
 export function relativeTau(r: number, calibrated: number): number {
   const base = Math.min(Math.max(calibrated, 1e-6), 1);
   return Math.pow(base, (1 - r) / 0.5);
+}
+
+/**
+ * A keep probability on the relative scale, the inverse of relativeTau: a line scoring p passes
+ * relativeThreshold r exactly when relativeScore(p) >= r (τ itself maps to 0.5, 1 to 1, τ² to 0).
+ */
+export function relativeScore(p: number, calibrated: number): number {
+  const base = Math.min(Math.max(calibrated, 1e-6), 1);
+  if (base >= 1) return p >= 1 ? 1 : 0;
+  if (!(p > 0)) return 0;
+  return Math.min(1, Math.max(0, 1 - (0.5 * Math.log(p)) / Math.log(base)));
 }
 
 function round(x: number): number {

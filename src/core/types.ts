@@ -198,7 +198,10 @@ export interface LineExplain {
   score: number;
   gateSemantic?: number;
   kept: boolean;
-  /** Why the line is kept: "score", "repair:header", "repair:closer", ... */
+  /**
+   * Why the line is kept: "score", "repair:header", "repair:closer", ..., or "whole" when the
+   * input came back unchanged because pruning would not have saved tokens.
+   */
   reason?: string;
 }
 
@@ -227,6 +230,8 @@ export interface PruneResult {
   scorer?: string;
   /** Threshold mode: the keep-probability threshold τ that was applied (absent in budget mode). */
   threshold?: number;
+  /** Threshold mode: the scorer's calibrated τ, the one a `relativeThreshold` of 0.5 stands for. */
+  calibratedThreshold?: number;
   /** Problems in the content, e.g. "binary input returned unchanged". */
   warnings: string[];
   /** Per input line: was it kept (1) or omitted (0). Parallel to the input lines. */

@@ -4,6 +4,7 @@
  */
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import { countTokens } from '../core/tokens/count.js';
+import { relativeScore } from '../core/prune.js';
 
 export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string };
 
@@ -52,7 +53,9 @@ export interface SwePrunerResponse {
 
 /**
  * SWE-Pruner's response. skim scores lines, not tokens: `token_scores` carries one entry per input
- * line (its text and keep probability), which is what SWE-Pruner aggregates its token scores to.
+ * line (its text and score), which is what SWE-Pruner aggregates its token scores to. The scores
+ * are on SWE-Pruner's scale, the one its `threshold` is read on (0.5 = skim's calibrated τ): a
+ * client that re-applies its threshold to them finds the lines skim kept by score.
  */
 export function toSwePrunerResponse(query: string, code: string, r: PruneResultJson): SwePrunerResponse {
   const kept: number[] = [];
@@ -62,9 +65,10 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
   let tokenScores: Array<[string, number]> = [];
   if (r.explain) {
     const lines = code.split('\n');
-    // prune() already gives 3 significant digits; rounding to decimals would turn the learned
-    // model's small scores (its τ is about 0.0025) into zeros.
-    tokenScores = r.explain.map((e) => [(lines[e.line - 1] ?? '').replace(/\r$/, ''), e.score]);
+    const tau = r.calibratedThreshold;
+    // rounded down, so that "score >= threshold" still holds only for lines that pass it
+    const onScale = (p: number): number => (tau === undefined ? p : Math.floor(relativeScore(p, tau) * 1000) / 1000);
+    tokenScores = r.explain.map((e) => [(lines[e.line - 1] ?? '').replace(/\r$/, ''), onScale(e.score)]);
   }
   return {
     score: r.score, // prune() rounds it to 4 decimals

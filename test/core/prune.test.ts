@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SkimError } from '../../src/core/errors.js';
-import { createPruner, prune, relativeTau } from '../../src/core/prune.js';
+import { createPruner, prune, relativeScore, relativeTau } from '../../src/core/prune.js';
 import { checkInvariants } from '../helpers/invariants.js';
 
 const pruner = createPruner({ scorer: 'heuristic' });
@@ -89,6 +89,23 @@ describe('relativeThreshold (SWE-Pruner-style thresholds)', () => {
     expect(hi).toBeLessThan(mid);
     expect(hi).toBeGreaterThan(0);
   });
+
+  it('relativeScore is its inverse: a score passes relativeThreshold r exactly when relativeScore(score) >= r', () => {
+    expect(relativeScore(0.01, 0.01)).toBeCloseTo(0.5, 12);
+    expect(relativeScore(1, 0.01)).toBe(1);
+    expect(relativeScore(1e-4, 0.01)).toBeCloseTo(0, 12);
+    expect(relativeScore(1e-9, 0.01)).toBe(0);
+    expect(relativeScore(0, 0.01)).toBe(0);
+    for (const r of [0.1, 0.3, 0.62, 0.9]) {
+      const tau = relativeTau(r, 0.00254);
+      expect(relativeScore(tau, 0.00254)).toBeCloseTo(r, 12);
+      expect(relativeScore(tau * 1.01, 0.00254)).toBeGreaterThan(r);
+      expect(relativeScore(tau * 0.99, 0.00254)).toBeLessThan(r);
+    }
+    // a scorer calibrated at 1 (nothing passes but certainty) still gives a valid scale
+    expect(relativeScore(0.99, 1)).toBe(0);
+    expect(relativeScore(1, 1)).toBe(1);
+  });
 });
 
 describe('a whole input judged unrelated', () => {
@@ -120,6 +137,19 @@ describe('the threshold a result reports', () => {
     expect(relative.threshold).toBeCloseTo(relativeTau(0.8, scorer.defaultThreshold!), 12);
     expect((await learned.prune({ code: logging, query: Q, threshold: 0.01 })).threshold).toBe(0.01);
     expect((await learned.prune({ code: logging, query: Q, ratio: 4 })).threshold).toBeUndefined();
+    expect(relative.calibratedThreshold).toBe(scorer.defaultThreshold);
+  });
+
+  it('goes out with the scores even when the input comes back whole because pruning would save nothing', async () => {
+    const learned = createPruner();
+    // a τ so low that every line passes: the pruned text would be the input itself
+    const r = await learned.prune({ code: logging, query: Q, threshold: 1e-12, explain: true });
+    expect(r.text).toBe(logging);
+    expect(r.threshold).toBe(1e-12);
+    expect(r.scorer).toBe('learned');
+    expect(r.explain).toHaveLength(r.keepMask.length);
+    expect(r.explain!.every((e) => e.kept && (e.reason === 'score' || e.reason === 'whole' || e.reason === 'layout'))).toBe(true);
+    expect(new Set(r.explain!.map((e) => e.score)).size).toBeGreaterThan(10);
   });
 
   it('explain scores keep three significant digits, so lines near a small τ stay comparable to it', async () => {
