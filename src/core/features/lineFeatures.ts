@@ -36,6 +36,12 @@ export const FEATURE_NAMES: string[] = [
   'func_density_norm',
   'func_rank_pct',
   'in_top3_func',
+  // definition names against the query (name terms weighted by their rarity among the file's names)
+  'func_name_cov',
+  'class_name_cov',
+  'name_cov_max',
+  'name_cov_rank_pct',
+  'name_bridge',
   // verbatim evidence
   'verbatim_id_frac',
   'verbatim_id_any',
@@ -417,6 +423,46 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     if (q.tbFuncs.has(nm)) scopeTb[s] = 1;
   }
 
+  // --- definition names: "_print_Symbol" covers "symbol" from the query; "print" is in every name of the file
+  const nameCov = new Float64Array(S);
+  const nameBridge = new Float64Array(S);
+  const nameRank = new Float64Array(S);
+  {
+    const nameTerms: string[][] = new Array(S);
+    const dfName = new Map<string, number>();
+    let named = 0;
+    for (let s = 0; s < S; s++) {
+      const nm = scopes[s].isDefinition ? scopes[s].name : undefined;
+      nameTerms[s] = nm ? [...new Set(terms(nm, { keepCompound: false }))] : [];
+      if (!nameTerms[s].length) continue;
+      named++;
+      for (const t of nameTerms[s]) dfName.set(t, (dfName.get(t) ?? 0) + 1);
+    }
+    const idfName = (t: string): number => {
+      const d = dfName.get(t) ?? 0;
+      return Math.log(1 + (named - d + 0.5) / (d + 0.5));
+    };
+    const ranked: number[] = [];
+    for (let s = 0; s < S; s++) {
+      const nt = nameTerms[s];
+      if (!nt.length) continue;
+      let hit = 0;
+      let all = 0;
+      let br = 0;
+      for (const t of nt) {
+        const w = idfName(t);
+        all += w;
+        if (q.weight.has(t)) hit += w;
+        br = Math.max(br, q.expansion.get(t) ?? 0);
+      }
+      nameCov[s] = all > 0 ? hit / all : 0;
+      nameBridge[s] = Math.min(1, br / 3);
+      if (nameCov[s] > 0) ranked.push(s);
+    }
+    ranked.sort((a, c) => nameCov[c] - nameCov[a] || a - c);
+    ranked.forEach((s, r) => (nameRank[s] = 1 - r / Math.max(1, named)));
+  }
+
   // --- strong lines and what they depend on
   const strong = new Uint8Array(n);
   const strongCut = Math.max(0.5 * maxBm, 1e-9);
@@ -531,6 +577,24 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     X[o + f++] = fn >= 0 && maxDensity > 0 ? density[fn] / maxDensity : 0;
     X[o + f++] = fn >= 0 ? funcRank[fn] : 0;
     X[o + f++] = fn >= 0 && top3.has(fn) ? 1 : 0;
+    // definition names: innermost function, innermost other definition (class, struct, impl), best enclosing
+    let cls = -1;
+    let nameMax = 0;
+    for (const s2 of scs) {
+      const sc2 = scopes[s2];
+      if (!sc2 || !sc2.isDefinition) continue;
+      if (!FUNC_KINDS.has(sc2.kind)) cls = s2;
+      if (nameCov[s2] > nameMax) nameMax = nameCov[s2];
+    }
+    if (defAt[i] >= 0) {
+      if (!FUNC_KINDS.has(scopes[defAt[i]].kind)) cls = defAt[i];
+      nameMax = Math.max(nameMax, nameCov[defAt[i]]);
+    }
+    X[o + f++] = fn >= 0 ? nameCov[fn] : 0;
+    X[o + f++] = cls >= 0 ? nameCov[cls] : 0;
+    X[o + f++] = nameMax;
+    X[o + f++] = inner >= 0 ? nameRank[inner] : 0;
+    X[o + f++] = inner >= 0 ? nameBridge[inner] : 0;
     // verbatim evidence
     let ids = 0;
     let idHits = 0;

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
 import { FEATURE_NAMES, lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
 import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
@@ -58,5 +61,46 @@ describe('codeTermsOf', () => {
     const t = codeTermsOf('The result is wrong when calling `Point.distance(p)`.\n\n>>> simplify(x)\nin _eval_power the check is_zero fails');
     for (const w of ['point', 'distanc', 'simplify', 'iszero']) expect(t.has(w)).toBe(true);
     for (const w of ['result', 'wrong', 'check', 'fail']) expect(t.has(w)).toBe(false);
+  });
+});
+
+describe('definition names against the query', () => {
+  // pytest's logging plugin: two classes each define `format`; only one of them is about multiline messages
+  const lines = readFileSync(fileURLToPath(new URL('../../../examples/logging.py', import.meta.url)), 'utf8').split('\n');
+  const lineOf = (text: string, from = 0) => lines.findIndex((l, i) => i >= from && l.includes(text));
+  const features = async (query: string) => {
+    await ensureGrammar('python');
+    const syntax = buildSyntaxIndex(lines, 'python');
+    const X = lineFeatures({ query, lines, syntax, language: 'python' }, { bridge: emptyBridge() });
+    return (i: number, name: string) => X[i * NUM_FEATURES + col(name)];
+  };
+
+  it('scores a method whose name parts the query uses, rare parts counting most, and tells the classes apart', async () => {
+    const at = await features('Multiline log messages lose their auto indent when they are formatted');
+    const indent = lineOf('def _get_auto_indent') + 1;
+    const colored = lineOf('def format(self, record', lineOf('class ColoredLevelFormatter')) + 1;
+    const multiline = lineOf('def format(self, record', lineOf('class PercentStyleMultiline')) + 1;
+    const unrelated = lineOf('def reset(self)') + 1;
+    // "_get_auto_indent": "get" is a stopword, "auto" and "indent" are both in the query
+    expect(at(indent, 'func_name_cov')).toBe(1);
+    expect(at(colored, 'func_name_cov')).toBe(1); // "format" <- "formatted"
+    expect(at(unrelated, 'func_name_cov')).toBe(0);
+    // the classes: PercentStyleMultiline shares "multiline" with the query, ColoredLevelFormatter nothing
+    expect(at(multiline, 'class_name_cov')).toBeGreaterThan(0);
+    expect(at(colored, 'class_name_cov')).toBe(0);
+    expect(at(multiline, 'name_cov_max')).toBe(1);
+    expect(at(indent, 'name_cov_rank_pct')).toBeGreaterThan(at(unrelated, 'name_cov_rank_pct'));
+    for (const i of [indent, colored, multiline, unrelated]) expect(at(i, 'name_bridge')).toBe(0);
+  });
+
+  it('reads name parts, not the compound: "_print_Symbol" is covered by a query about printing a symbol', () => {
+    const code = ['class Printer:', '    def _print_Symbol(self, sym):', '        return sym.name', '    def _print_Add(self, expr):', '        return "+".join(expr.args)'];
+    const syntax = buildSimpleSyntaxIndex(code, 'python');
+    const X = lineFeatures({ query: 'A symbol ending with a number is invisible when printing', lines: code, syntax, language: 'python' }, { bridge: emptyBridge() });
+    const at = (i: number, name: string) => X[i * NUM_FEATURES + col(name)];
+    expect(at(2, 'func_name_cov')).toBe(1);
+    // "print" is in every name: it covers little of "_print_Add"
+    expect(at(4, 'func_name_cov')).toBeLessThan(0.5);
+    expect(at(4, 'func_name_cov')).toBeGreaterThan(0);
   });
 });
