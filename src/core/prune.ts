@@ -216,8 +216,8 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   let chosen: Materialized;
   let seeds: Uint8Array;
-  let appliedTau: number | undefined;
-  let calibratedTau: number | undefined;
+  // threshold mode: the τ applied and the scorer's calibrated one (absent in budget mode)
+  let thresholdInfo: { threshold: number; calibratedThreshold: number } | undefined;
   if (budgetMode) {
     let order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
@@ -291,8 +291,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : base);
     // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
     const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
-    appliedTau = tau;
-    calibratedTau = base;
+    thresholdInfo = { threshold: tau, calibratedThreshold: base };
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     chosen = materialize(seeds);
     if (doRepair) {
@@ -315,7 +314,6 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   const text = joinPieces(chosen.pieces);
   const tokensOut = countTokens(text);
-  const thresholdInfo = appliedTau !== undefined ? { threshold: appliedTau, calibratedThreshold: calibratedTau } : {};
   const explainLines = (mask: Uint8Array): LineExplain[] =>
     doc.lines.map((l, i): LineExplain => {
       const e: LineExplain = { line: i + 1, score: roundSignificant(Math.min(1, probs[i])), kept: mask[i] === 1 };
@@ -340,7 +338,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
   // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.
   if (!budgetMode && keptNone)
-    warnings.push(`no line reached the threshold (${appliedTau}): everything was omitted as unrelated to the question (document score ${round(docScore)})`);
+    warnings.push(`no line reached the threshold (${thresholdInfo?.threshold}): everything was omitted as unrelated to the question (document score ${round(docScore)})`);
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),
@@ -567,8 +565,12 @@ function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number,
 
 /** A threshold on the relative scale (0.5 = the calibrated τ) as a keep probability. */
 export function relativeTau(r: number, calibrated: number): number {
-  const base = Math.min(Math.max(calibrated, 1e-6), 1);
-  return Math.pow(base, (1 - r) / 0.5);
+  return Math.pow(relativeBase(calibrated), (1 - r) / 0.5);
+}
+
+/** The calibrated τ both directions of the relative scale are built on (kept in (0, 1]). */
+function relativeBase(calibrated: number): number {
+  return Math.min(Math.max(calibrated, 1e-6), 1);
 }
 
 /**
@@ -576,7 +578,7 @@ export function relativeTau(r: number, calibrated: number): number {
  * relativeThreshold r exactly when relativeScore(p) >= r (τ itself maps to 0.5, 1 to 1, τ² to 0).
  */
 export function relativeScore(p: number, calibrated: number): number {
-  const base = Math.min(Math.max(calibrated, 1e-6), 1);
+  const base = relativeBase(calibrated);
   if (base >= 1) return p >= 1 ? 1 : 0;
   if (!(p > 0)) return 0;
   return Math.min(1, Math.max(0, 1 - (0.5 * Math.log(p)) / Math.log(base)));

@@ -537,6 +537,9 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     let anyName = 0;
     let tb = 0;
     let inBest = 0;
+    // definition names: innermost other definition than a function (class, struct, impl), best enclosing
+    let cls = -1;
+    let nameMax = 0;
     const scs = ls ? ls.scopes : [];
     for (const s of scs) {
       const sc = scopes[s];
@@ -544,6 +547,8 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
       if (sc.isDefinition) {
         if (outer < 0) outer = s;
         inner = s;
+        if (!FUNC_KINDS.has(sc.kind)) cls = s;
+        if (nameCov[s] > nameMax) nameMax = nameCov[s];
       }
       if (scopeCov[s] > maxCov) maxCov = scopeCov[s];
       if (scopeNameHit[s]) anyName = 1;
@@ -560,6 +565,8 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
         if (scopeNameHit[s]) anyName = 1;
         if (scopeTb[s]) tb = 1;
         maxCov = Math.max(maxCov, scopeCov[s]);
+        if (!FUNC_KINDS.has(scopes[s].kind)) cls = s;
+        nameMax = Math.max(nameMax, nameCov[s]);
       }
     }
     if (inner >= 0 && scopeNameHit[inner]) nameHit = 1;
@@ -577,19 +584,7 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     X[o + f++] = fn >= 0 && maxDensity > 0 ? density[fn] / maxDensity : 0;
     X[o + f++] = fn >= 0 ? funcRank[fn] : 0;
     X[o + f++] = fn >= 0 && top3.has(fn) ? 1 : 0;
-    // definition names: innermost function, innermost other definition (class, struct, impl), best enclosing
-    let cls = -1;
-    let nameMax = 0;
-    for (const s2 of scs) {
-      const sc2 = scopes[s2];
-      if (!sc2 || !sc2.isDefinition) continue;
-      if (!FUNC_KINDS.has(sc2.kind)) cls = s2;
-      if (nameCov[s2] > nameMax) nameMax = nameCov[s2];
-    }
-    if (defAt[i] >= 0) {
-      if (!FUNC_KINDS.has(scopes[defAt[i]].kind)) cls = defAt[i];
-      nameMax = Math.max(nameMax, nameCov[defAt[i]]);
-    }
+    // definition names: innermost function, innermost other definition, best enclosing
     X[o + f++] = fn >= 0 ? nameCov[fn] : 0;
     X[o + f++] = cls >= 0 ? nameCov[cls] : 0;
     X[o + f++] = nameMax;
