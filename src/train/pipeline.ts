@@ -14,7 +14,7 @@ import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridg
 import { prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
 import { loadSyntaxSource } from './syntaxSource.js';
-import { calibrateThreshold, DEFAULT_TRAIN, type EpochReport, evaluate, RELATIVE_FLOORS, selectionScore, train } from './trainer.js';
+import { calibrateThreshold, DEFAULT_TRAIN, DISTRACTOR_WEIGHT, type EpochReport, evaluate, RELATIVE_FLOORS, selectionScore, train } from './trainer.js';
 
 export interface TrainRunOptions {
   data: string[];
@@ -217,7 +217,7 @@ function fitAndSave(
     threshold: Math.round(cal.threshold * 1e5) / 1e5,
     docPower: cal.docPower,
     loss: cfg.loss,
-    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters; see train-report.json`,
+    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters (distractor characters weighted ${DISTRACTOR_WEIGHT}x, their excess in real reads); see train-report.json`,
     syntax: syntax.name,
     createdAt: summary.date,
     seed,
@@ -280,7 +280,7 @@ function chooseLift(o: TrainRunOptions, model: LamrModel, valEx: Example[]): Lif
 function calibrate(o: TrainRunOptions, model: LamrModel, valEx: Example[], lift: LiftParams | undefined, floors: number[]): ReturnType<typeof calibrateThreshold> {
   const scores = new Map();
   evaluate(model, valEx, scores, lift ? (k) => liftNeighbours(k, lift) : undefined);
-  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9, ['teacher'], floors);
+  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9, { floors });
   o.log(`calibration candidates: ${JSON.stringify(cal.candidates.map((c) => [c.docPower, c.relativeFloor, +c.threshold.toFixed(5), +c.goldKeptShare.toFixed(3), +c.distractorKeptShare.toFixed(3)]))}`);
   o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower} floor ${cal.relativeFloor}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
   return cal;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addPrf, prf, recallOf, selectTopK } from '../../src/train/metrics.js';
 import type { Example } from '../../src/train/prepare.js';
-import { auc, calibrateThreshold } from '../../src/train/trainer.js';
+import { auc, calibrateThreshold, DISTRACTOR_WEIGHT } from '../../src/train/trainer.js';
 import { repoDistractors, type LabeledFile } from '../../src/train/datasets.js';
 
 describe('metrics', () => {
@@ -19,8 +19,8 @@ describe('metrics', () => {
 
 describe('calibrateThreshold', () => {
   // two teacher gold files: labelled lines score high in their file, others low; one distractor
-  const file = (role: 'gold' | 'distractor', keep: number[], agg: number[]) =>
-    [{ file: { source: 'teacher', role, agg, lines: keep.map(() => 'x = 1') }, n: keep.length } as unknown as Example, { keep: Float64Array.from(keep), doc: role === 'gold' ? 0.9 : 0.2 }] as const;
+  const file = (role: 'gold' | 'distractor', keep: number[], agg: number[], doc = role === 'gold' ? 0.9 : 0.2) =>
+    [{ file: { source: 'teacher', role, agg, lines: keep.map(() => 'x = 1') }, n: keep.length } as unknown as Example, { keep: Float64Array.from(keep), doc }] as const;
   const scores = new Map([
     file('gold', [0.5, 0.4, 0.02, 0.01, 0.01, 0.03], [0, 1]),
     file('gold', [0.05, 0.04, 0.01, 0.001, 0.002, 0.001], [0, 1]),
@@ -28,17 +28,34 @@ describe('calibrateThreshold', () => {
   ]);
 
   it('keeps the target recall and, with a relative floor, drops what is far below each file\'s best', () => {
-    const plain = calibrateThreshold(scores, 1, ['teacher'], [0]);
+    const plain = calibrateThreshold(scores, 1, { floors: [0] });
     expect(plain.recall).toBe(1);
     expect(plain.relativeFloor).toBe(0);
-    const withFloor = calibrateThreshold(scores, 1, ['teacher'], [0, 0.5]);
+    const withFloor = calibrateThreshold(scores, 1, { floors: [0, 0.5] });
     expect(withFloor.recall).toBe(1);
     expect(withFloor.goldKeptShare + withFloor.distractorKeptShare).toBeLessThanOrEqual(plain.goldKeptShare + plain.distractorKeptShare);
     expect(withFloor.candidates.some((c) => c.relativeFloor === 0.5)).toBe(true);
   });
 
+  it('weighs kept distractor characters by distractorWeight when it picks docPower', () => {
+    // the distractor's best lines outscore the low-document gold file's labelled line unless the
+    // document score weighs in (docPower 2), which costs gold lines of the other file
+    const tradeOff = new Map([
+      file('gold', [0.37, 0.08, 0.3, 0.34], [0], 0.54),
+      file('gold', [0.55, 0.32, 0.28, 0.2], [0], 0.88),
+      file('distractor', [0.1, 0.57, 0.48, 0.05], [], 0.44),
+    ]);
+    const alike = calibrateThreshold(tradeOff, 1, { floors: [0], distractorWeight: 1 });
+    expect([alike.docPower, alike.goldKeptShare, alike.distractorKeptShare]).toEqual([0, 0.25, 0.5]);
+    const weighted = calibrateThreshold(tradeOff, 1, { floors: [0] }); // DISTRACTOR_WEIGHT = 1.8
+    expect([weighted.docPower, weighted.goldKeptShare, weighted.distractorKeptShare]).toEqual([2, 0.625, 0.25]);
+    expect(weighted.recall).toBe(1);
+    const cost = (c: { goldKeptShare: number; distractorKeptShare: number }) => c.goldKeptShare + DISTRACTOR_WEIGHT * c.distractorKeptShare;
+    for (const c of weighted.candidates) expect(cost(weighted)).toBeLessThanOrEqual(cost(c) + 1e-9);
+  });
+
   it('skips a floor that alone loses more than the target allows', () => {
-    const cal = calibrateThreshold(scores, 1, ['teacher'], [0, 0.95]);
+    const cal = calibrateThreshold(scores, 1, { floors: [0, 0.95] });
     expect(cal.candidates.every((c) => c.relativeFloor === 0)).toBe(true);
   });
 });
