@@ -34,6 +34,8 @@ export interface TrainRunOptions {
   teacherDistractors?: number;
   /** Target recall for threshold calibration. */
   targetRecall?: number;
+  /** Cost of kept distractor characters against gold-file ones in the calibration (default DISTRACTOR_WEIGHT). */
+  distractorWeight?: number;
   /** Also train the single-CRF ablation (rubric loss off, gate fixed) on the same cached examples, into this directory. */
   ablationOut?: string;
   /** Rubric loss weight lambda (default 0.25; LaMR's 0.6 measured worse here). */
@@ -217,7 +219,7 @@ function fitAndSave(
     threshold: Math.round(cal.threshold * 1e5) / 1e5,
     docPower: cal.docPower,
     loss: cfg.loss,
-    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters (distractor characters weighted ${DISTRACTOR_WEIGHT}x, their excess in real reads); see train-report.json`,
+    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters (distractor characters weighted ${cal.distractorWeight}x${cal.distractorWeight === DISTRACTOR_WEIGHT ? ', their excess in real reads' : ''}); see train-report.json`,
     syntax: syntax.name,
     createdAt: summary.date,
     seed,
@@ -280,7 +282,7 @@ function chooseLift(o: TrainRunOptions, model: LamrModel, valEx: Example[]): Lif
 function calibrate(o: TrainRunOptions, model: LamrModel, valEx: Example[], lift: LiftParams | undefined, floors: number[]): ReturnType<typeof calibrateThreshold> {
   const scores = new Map();
   evaluate(model, valEx, scores, lift ? (k) => liftNeighbours(k, lift) : undefined);
-  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9, { floors });
+  const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9, { floors, distractorWeight: o.distractorWeight });
   o.log(`calibration candidates: ${JSON.stringify(cal.candidates.map((c) => [c.docPower, c.relativeFloor, +c.threshold.toFixed(5), +c.goldKeptShare.toFixed(3), +c.distractorKeptShare.toFixed(3)]))}`);
   o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower} floor ${cal.relativeFloor}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
   return cal;

@@ -180,6 +180,8 @@ export interface Calibration {
   /** Lines below this share of their file's best score are dropped too (0: no floor). */
   relativeFloor: number;
   targetRecall: number;
+  /** Cost of a kept distractor share against a kept gold share when the candidate was chosen. */
+  distractorWeight: number;
   /** At the chosen threshold, on the validation slice: */
   recall: number;
   distractorKeptShare: number;
@@ -263,7 +265,7 @@ export function calibrateThreshold(
       const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
       const recall = pos.filter((s) => s >= tau).length / posTotal;
       const cal: Calibration = {
-        threshold: tau, docPower, relativeFloor, targetRecall, recall,
+        threshold: tau, docPower, relativeFloor, targetRecall, distractorWeight, recall,
         distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files: files.length, candidates,
       };
       candidates.push({ docPower, relativeFloor, threshold: tau, distractorKeptShare: cal.distractorKeptShare, goldKeptShare: cal.goldKeptShare });
@@ -271,7 +273,7 @@ export function calibrateThreshold(
     }
   }
   if (!best) {
-    return { threshold: 0.5, docPower: 0, relativeFloor: 0, targetRecall, recall: 0, distractorKeptShare: 0, goldKeptShare: 0, files: 0, candidates };
+    return { threshold: 0.5, docPower: 0, relativeFloor: 0, targetRecall, distractorWeight, recall: 0, distractorKeptShare: 0, goldKeptShare: 0, files: 0, candidates };
   }
   return best;
 }

@@ -50,6 +50,7 @@ describe('calibrateThreshold', () => {
     const weighted = calibrateThreshold(tradeOff, 1, { floors: [0] }); // DISTRACTOR_WEIGHT = 1.8
     expect([weighted.docPower, weighted.goldKeptShare, weighted.distractorKeptShare]).toEqual([2, 0.625, 0.25]);
     expect(weighted.recall).toBe(1);
+    expect([alike.distractorWeight, weighted.distractorWeight]).toEqual([1, DISTRACTOR_WEIGHT]);
     const cost = (c: { goldKeptShare: number; distractorKeptShare: number }) => c.goldKeptShare + DISTRACTOR_WEIGHT * c.distractorKeptShare;
     for (const c of weighted.candidates) expect(cost(weighted)).toBeLessThanOrEqual(cost(c) + 1e-9);
   });

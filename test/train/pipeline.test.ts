@@ -1,4 +1,5 @@
 /** runTraining end to end on a small mined history: widths, and --init without --hidden. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/core/model/io.js';
@@ -27,8 +28,13 @@ describe('runTraining', () => {
     expect(a.model.H).toBe(6);
     expect(a.context?.H).toBe(10);
     const second = join(tmp, 'second');
-    await runTraining({ ...quiet, data: [data], out: second, epochs: 1, maxSamples: 60, init: first, contextStage: false });
+    await runTraining({ ...quiet, data: [data], out: second, epochs: 1, maxSamples: 60, init: first, contextStage: false, distractorWeight: 3 });
     expect(loadModel(second).model.H).toBe(6);
+    // the calibration's distractor weight is recorded where the threshold is
+    const report = JSON.parse(readFileSync(join(second, 'train-report.json'), 'utf8'));
+    expect(report.threshold.distractorWeight).toBe(3);
+    expect(JSON.parse(readFileSync(join(second, 'model.json'), 'utf8')).thresholdCalibration).toMatch(/distractor characters weighted 3x\)/);
+    expect(JSON.parse(readFileSync(join(first, 'model.json'), 'utf8')).thresholdCalibration).toMatch(/weighted 1\.8x, their excess in real reads/);
     // an explicit width that differs from the init model's is a usage error, said plainly
     await expect(runTraining({ ...quiet, data: [data], out: join(tmp, 'third'), epochs: 1, maxSamples: 60, init: first, hidden: 8 })).rejects.toThrow(/6 hidden units, not 8/);
   }, 120_000);

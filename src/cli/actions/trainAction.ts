@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { SkimError } from '../../core/errors.js';
 import { runTraining } from '../../train/pipeline.js';
+import { DISTRACTOR_WEIGHT } from '../../train/trainer.js';
 import { evaluateSets, formatTable, loadEvalSets, scorersFor, scoringLatency } from '../../train/evaluate.js';
 
 interface EvalOptions {
@@ -36,6 +37,7 @@ interface TrainOptions {
   commitDistractors?: number;
   teacherDistractors?: number;
   targetRecall?: number;
+  distractorWeight?: number;
   ablationOut?: string;
   lambda?: number;
   rankWeight?: number;
@@ -84,6 +86,7 @@ export function registerTrain(program: Command): void {
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', parseFloat)
     .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', parseFloat)
     .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', parseFloat)
+    .option('--distractor-weight <w>', `cost of a kept distractor character against a kept gold-file character when calibrating (default ${DISTRACTOR_WEIGHT}: unrelated reads outnumber related ones)`, rate('--distractor-weight'))
     .option('--no-context-stage', 'do not train the second (auto-context) stage over the first stage\'s marginals')
     .action(async (opts: TrainOptions) => {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');
