@@ -210,7 +210,9 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
         }
       }
     }
-    lineIds[i] = Int32Array.from(ids);
+    const lineTerms = new Int32Array(ids.length); // a plain copy: Int32Array.from iterates slowly
+    for (let k = 0; k < ids.length; k++) lineTerms[k] = ids[k];
+    lineIds[i] = lineTerms;
     totalLen += ids.length;
   }
   const df = {
@@ -323,14 +325,22 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
   const maxBm = maxOf(bm25);
   const maxBr = maxOf(bridge);
 
-  // rank percentile of bm25 (ties share the lower rank)
+  // rank percentile of bm25: 1 - (lines scoring strictly higher) / n, so ties share a rank; 0 for
+  // lines without a match (most of them, hence a numeric sort and a search instead of an index sort)
   const rankPct = new Float64Array(n);
   {
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, c) => bm25[c] - bm25[a] || a - c);
-    let r = 0;
-    for (let k = 0; k < n; k++) {
-      if (k > 0 && bm25[order[k]] !== bm25[order[k - 1]]) r = k;
-      rankPct[order[k]] = bm25[order[k]] > 0 ? 1 - r / n : 0;
+    const sorted = Float64Array.from(bm25).sort();
+    for (let i = 0; i < n; i++) {
+      const v = bm25[i];
+      if (!(v > 0)) continue;
+      let lo = 0;
+      let hi = n; // first index with a value > v
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] > v) hi = mid;
+        else lo = mid + 1;
+      }
+      rankPct[i] = 1 - (n - lo) / n;
     }
   }
 
@@ -619,8 +629,8 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
     X[o + f++] = inner >= 0 ? 1 : 0;
     let isHeader = 0;
     let isDefHeader = 0;
-    for (const s of scs.length ? [scs[scs.length - 1]] : []) {
-      const sc = scopes[s];
+    if (scs.length) {
+      const sc = scopes[scs[scs.length - 1]];
       if (sc && i >= sc.start && i <= sc.headerEnd) {
         isHeader = 1;
         if (sc.isDefinition) isDefHeader = 1;

@@ -53,26 +53,35 @@ describe('LamrModel', () => {
     expect(out.docScore > 0 && out.docScore < 1).toBe(true);
   });
 
-  it('the hidden layer (constant columns folded into the bias, unrolled loop) equals a dense evaluation', () => {
+  for (const H of [6, 19]) {
+    it(`the hidden layer (constant columns folded into the bias, blocks of 8 units, sparse lines) equals a dense evaluation, H = ${H}`, () => {
+      const F = 7;
+      const n = 11;
+      const m = new LamrModel(F, H, 'lamr');
+      m.init(4);
+      const { X } = sample(n, F, 9);
+      for (let i = 0; i < n; i++) {
+        X[i * F + 2] = 0.37; // a file-level feature: one value on every line
+        X[i * F + 5] = 0; // a feature absent from this file
+        if (i % 3 === 0) X[i * F + ((i + 1) % F)] = 0; // lines differ in which features are zero
+      }
+      const h = m.hidden(X, n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < H; j++) {
+          let a = m.p[m.L.b1 + j];
+          for (let f = 0; f < F; f++) a += m.p[m.L.W1 + j * F + f] * X[i * F + f];
+          expect(Math.abs(h[i * H + j] - Math.tanh(a))).toBeLessThan(1e-12);
+        }
+      }
+    });
+  }
+
+  it('inference without the Viterbi path (the first stage\'s is never used) leaves the rest unchanged', () => {
     const F = 7;
-    const H = 6; // not a multiple of 4: the unrolled loop's tail runs too
     const n = 11;
-    const m = new LamrModel(F, H, 'lamr');
+    const m = new LamrModel(F, 6, 'lamr');
     m.init(4);
     const { X } = sample(n, F, 9);
-    for (let i = 0; i < n; i++) {
-      X[i * F + 2] = 0.37; // a file-level feature: one value on every line
-      X[i * F + 5] = 0; // a feature absent from this file
-    }
-    const h = m.hidden(X, n);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < H; j++) {
-        let a = m.p[m.L.b1 + j];
-        for (let f = 0; f < F; f++) a += m.p[m.L.W1 + j * F + f] * X[i * F + f];
-        expect(Math.abs(h[i * H + j] - Math.tanh(a))).toBeLessThan(1e-12);
-      }
-    }
-    // without the Viterbi path (the first stage's is never used), the rest is unchanged
     const lean = m.infer(X, n, false, false);
     const full = m.infer(X, n);
     expect(lean.viterbi.length).toBe(0);
