@@ -37,6 +37,22 @@ describe('lineFeatures', () => {
     expect(at(3, 'in_best_scope')).toBe(0);
   });
 
+  it('gives each matching line its BM25 rank percentile, ties sharing one, and 0 to lines without a match', () => {
+    const bm = code.map((_, i) => at(i, 'bm25_norm'));
+    const pct = code.map((_, i) => at(i, 'bm25_rank_pct'));
+    for (let i = 0; i < code.length; i++) {
+      if (bm[i] === 0) expect(pct[i]).toBe(0);
+      else expect(pct[i]).toBe(1 - bm.filter((v) => v > bm[i]).length / code.length);
+    }
+    expect(Math.max(...pct)).toBe(1);
+    // two identical lines score alike and share their rank
+    const twice = [...code, code[8]];
+    const X2 = lineFeatures({ query: 'How is the progress bar width computed in render_bar?', lines: twice, syntax: buildSimpleSyntaxIndex(twice, 'python'), language: 'python' }, { bridge: emptyBridge() });
+    const r = (i: number) => X2[i * NUM_FEATURES + col('bm25_rank_pct')];
+    expect(r(9)).toBe(r(8));
+    expect(r(8)).toBeGreaterThan(0);
+  });
+
   it('sees the scope name and the defined symbol mentioned verbatim in the query', () => {
     expect(at(6, 'defines_query_symbol')).toBe(1);
     expect(at(7, 'scope_name_in_query')).toBe(1);
