@@ -8,11 +8,12 @@ import { ingest } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
 import { type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
-import { estimateTokens, fileRanges, joinPieces, layout, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
+import { estimateTokens, fileRanges, joinPieces, layout, markerText, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
 import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
-import { priorityOrder, segmentThresholds, selectByBudget, selectByThreshold } from './select/select.js';
+import { fillCheapGaps, type GapCosts } from './select/gaps.js';
+import { openedPriorities, priorityOrder, segmentThresholds, selectByBudget, selectByThreshold } from './select/select.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
-import { countTokens } from './tokens/count.js';
+import { countLineTokens, countTokens } from './tokens/count.js';
 import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
 
@@ -24,6 +25,11 @@ const MAX_PARSE_CHARS = 4_000_000;
 const MAX_PARSE_LINES = 60_000;
 /** In multi-file input, files whose best line scores below this share of the best file's collapse. */
 const COLLAPSE_BELOW = 0.25;
+/**
+ * Budget mode ranks a line no higher than the best run of this many non-blank lines around it
+ * (chosen on the commit val split and the held-back teacher slice: 2, 3 and 4 tie there).
+ */
+const PEAK_WIDTH = 2;
 /** Keep probability given to pinned lines: above any threshold, first in any budget order. */
 const PINNED = 2;
 /** Queries are truncated to this many characters (a pasted log should not dominate the run time). */
@@ -219,7 +225,11 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   // threshold mode: the τ applied and the scorer's calibrated one (absent in budget mode)
   let thresholdInfo: { threshold: number; calibratedThreshold: number } | undefined;
   if (budgetMode) {
-    let order = priorityOrder(probs, prior).filter((i) => doc.lines[i].segment !== -1);
+    // A lone high-scoring line would cost its tokens plus a marker: it ranks with its better
+    // neighbour. Not in grep fragments, where each line is a match of its own.
+    const contiguous = doc.segments.filter((s) => s.contiguous).map((s) => s.lines);
+    const ranked = openedPriorities(probs, contiguous, (i) => doc.lines[i].text.trim() === '', PEAK_WIDTH);
+    let order = priorityOrder(ranked, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
       const seeds = new Uint8Array(n);
       for (let j = 0; j < k; j++) seeds[order[j]] = 1;
@@ -260,18 +270,35 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
       // least half of its selection without a warning wins; otherwise the one that kept the most
       // score mass of what was selected.
       let best: { fixed: Materialized; notes: string[]; mass: number } | null = null;
+      const massOf = (m: Materialized, kk: number) => {
+        let kept = 0;
+        let mass = 0;
+        for (let j = 0; j < kk; j++) {
+          if (m.mask[order[j]] !== 1) continue;
+          kept++;
+          mass += Math.min(1, probs[order[j]]);
+        }
+        return { kept, mass };
+      };
       for (let kk = k, attempt = 0; ; kk = Math.floor(kk * 0.7), attempt++) {
         const start = kk === k ? result : materialize(seedsFor(kk));
         const notes: string[] = [];
-        const fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes);
+        let fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes);
         const last = kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS;
         if (countTokens(joinPieces(fixed.pieces)) <= budget) {
-          let kept = 0;
-          let mass = 0;
-          for (let j = 0; j < kk; j++) {
-            if (fixed.mask[order[j]] !== 1) continue;
-            kept++;
-            mass += Math.min(1, probs[order[j]]);
+          let { kept, mass } = massOf(fixed, kk);
+          // The fix dropped lines to make the output parse: a slightly shorter prefix that parses
+          // as it is often keeps more (the fix may have cut a header or closer the rest needs).
+          if (kk === k && notes.length === 0 && fixed !== start && dropsAny(start.mask, fixed.mask)) {
+            const clean = cleanShorterPrefix(k, (kk2) => {
+              const m = materialize(seedsFor(kk2));
+              return fixSyntax(doc, analyses, m, seedsFor(kk2), materialize, budget, []) === m ? m : null;
+            });
+            if (clean && massOf(clean.m, k).mass >= mass) {
+              fixed = clean.m;
+              ({ kept, mass } = massOf(fixed, k));
+              kept = Math.max(kept, clean.k); // a clean prefix keeps all of its own seeds
+            }
           }
           if (notes.length === 0 && kept * 2 >= kk) {
             best = { fixed, notes, mass: Infinity };
@@ -400,9 +427,13 @@ function materializeSelection(
     const repairHere = doRepair && seg.contiguous;
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
-      // A one-line gap is kept rather than marked; what it brings back may need repair too.
+      // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
+      const gapCosts: GapCosts = {
+        line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
+        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, { lineComment: a.info.lineComment, placeholders: new Map() }, undefined)),
+      };
       for (let round = 0; round < 3; round++) {
-        if (fillOneLineGaps(local, localReasons) === 0) break;
+        if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
     }
@@ -530,20 +561,21 @@ function enclosingItem(syntax: SyntaxIndex, line: number, tried: Set<number>): [
   return [Math.min(ls.stmtStart, line), Math.max(ls.stmtEnd, line)];
 }
 
-function fillOneLineGaps(local: Uint8Array, reasons: (KeepReason | undefined)[]): number {
-  let filled = 0;
-  for (let i = 0; i < local.length; i++) {
-    if (local[i]) continue;
-    const before = i === 0 || local[i - 1] === 1;
-    const after = i === local.length - 1 || local[i + 1] === 1;
-    // Interior gaps only: a trailing/leading single line still gets a marker unless the segment has kept lines on both sides.
-    if (before && after && i > 0 && i < local.length - 1) {
-      local[i] = 1;
-      reasons[i] = 'gap';
-      filled++;
-    }
+/** How many shorter prefixes budget mode tries when the syntax fix had to drop lines. */
+const CLEAN_PREFIX_PROBES = 4;
+
+/** The longest prefix among the next few shorter ones whose output parses without a fix. */
+function cleanShorterPrefix(k: number, parsesAsIs: (k: number) => Materialized | null): { k: number; m: Materialized } | null {
+  for (let kk = k - 1; kk >= Math.max(1, k - CLEAN_PREFIX_PROBES); kk--) {
+    const m = parsesAsIs(kk);
+    if (m) return { k: kk, m };
   }
-  return filled;
+  return null;
+}
+
+function dropsAny(before: Uint8Array, after: Uint8Array): boolean {
+  for (let i = 0; i < before.length; i++) if (before[i] && !after[i]) return true;
+  return false;
 }
 
 /** Nothing fits: one marker for the whole input if even that fits, else nothing (with a warning). */

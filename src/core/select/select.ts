@@ -90,3 +90,37 @@ export function selectByBudget<T extends Materialized>(
   }
   return { k: best, result: bestResult };
 }
+
+/**
+ * Budget-mode priorities without isolated peaks: a morphological opening of the keep scores over
+ * each segment's non-blank lines (erosion then dilation with a window of `width` lines). A line
+ * ranks no higher than the best run of `width` consecutive lines that contains it, so a lone
+ * high-scoring line stops costing its own tokens plus a marker ahead of a whole relevant block.
+ * Blank lines keep their score (they cost a token and are filled as gaps); pinned scores (> 1)
+ * are untouched.
+ */
+export function openedPriorities(probs: Float64Array, segments: number[][], isBlank: (i: number) => boolean, width: number): Float64Array {
+  const out = Float64Array.from(probs);
+  if (width < 2) return out;
+  for (const lines of segments) {
+    const idx = lines.filter((i) => !isBlank(i));
+    const m = idx.length;
+    if (m < width) continue;
+    const p = idx.map((i) => probs[i]);
+    // erosion: min over each window [s, s + width - 1]
+    const eroded = new Float64Array(m - width + 1);
+    for (let s = 0; s + width <= m; s++) {
+      let v = Infinity;
+      for (let t = s; t < s + width; t++) if (p[t] < v) v = p[t];
+      eroded[s] = v;
+    }
+    // dilation: a line takes the best window that contains it
+    for (let t = 0; t < m; t++) {
+      let v = 0;
+      for (let s = Math.max(0, t - width + 1); s <= Math.min(t, m - width); s++) if (eroded[s] > v) v = eroded[s];
+      const i = idx[t];
+      if (probs[i] <= 1 && v < probs[i]) out[i] = v;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { fillCheapGaps, type GapCosts } from '../../../src/core/select/gaps.js';
+import type { KeepReason } from '../../../src/core/repair/repair.js';
+
+/** Costs from a per-line token table and a flat marker price. */
+const costs = (lineTokens: number[], marker: number): GapCosts => ({ line: (k) => lineTokens[k], marker: () => marker });
+const fill = (mask: number[], lineTokens: number[], marker: number) => {
+  const local = Uint8Array.from(mask);
+  const reasons: (KeepReason | undefined)[] = mask.map((v) => (v ? 'score' : undefined));
+  const filled = fillCheapGaps(local, reasons, costs(lineTokens, marker));
+  return { mask: [...local], reasons, filled };
+};
+
+describe('fillCheapGaps', () => {
+  it('keeps a run whose lines cost no more than its marker, and marks the gap lines as such', () => {
+    // lines 1-3 are a blank, a closer and a blank: 3 tokens against a 12-token marker
+    const r = fill([1, 0, 0, 0, 1], [9, 1, 1, 1, 9], 12);
+    expect(r.mask).toEqual([1, 1, 1, 1, 1]);
+    expect(r.reasons.slice(1, 4)).toEqual(['gap', 'gap', 'gap']);
+    expect(r.filled).toBe(3);
+  });
+
+  it('leaves a run dearer than its marker omitted', () => {
+    const r = fill([1, 0, 0, 1], [9, 7, 7, 9], 12);
+    expect(r.mask).toEqual([1, 0, 0, 1]);
+    expect(r.filled).toBe(0);
+  });
+
+  it('always keeps an interior one-line gap, even a long line (design 2.6)', () => {
+    expect(fill([1, 0, 1], [5, 40, 5], 12).mask).toEqual([1, 1, 1]);
+  });
+
+  it('fills cheap runs at the edges, but not a dear single edge line', () => {
+    expect(fill([0, 1, 1, 0, 0], [1, 5, 5, 1, 2], 12).mask).toEqual([1, 1, 1, 1, 1]);
+    expect(fill([0, 1, 1, 0], [20, 5, 5, 20], 12).mask).toEqual([0, 1, 1, 0]);
+  });
+
+  it('leaves a segment with nothing kept alone: it is one marker by design', () => {
+    expect(fill([0, 0, 0], [1, 1, 1], 12).mask).toEqual([0, 0, 0]);
+  });
+
+  it('asks for the marker price only of runs that could be cheaper than any marker', () => {
+    const asked: [number, number][] = [];
+    const local = Uint8Array.from([1, 0, 0, 0, 1, 0, 1]);
+    fillCheapGaps(local, [], { line: (k) => (k < 4 ? 20 : 1), marker: (a, b) => (asked.push([a, b]), 12) });
+    // lines 1-3 cost 60 tokens: never compared; line 5 is a one-line interior gap: filled outright
+    expect(asked).toEqual([]);
+    expect([...local]).toEqual([1, 0, 0, 0, 1, 1, 1]);
+  });
+});
