@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPruner } from '../../src/core/prune.js';
 import { checkSyntax } from '../../src/core/syntax/index.js';
+import { countLineTokens } from '../../src/core/tokens/count.js';
 import type { PruneResult } from '../../src/core/types.js';
 import { type PolyglotCase, readJsonlGz } from '../helpers/cases.js';
 import { checkInvariants } from '../helpers/invariants.js';
@@ -27,6 +28,8 @@ interface Row {
 }
 const rows: Row[] = [];
 const failures: string[] = [];
+/** (g) markers of files with kept lines, and those hiding lines no dearer than themselves. */
+const markerCost = { all: 0, cheap: 0 };
 
 describe('prune properties on polyglot-dev', () => {
   beforeAll(async () => {
@@ -43,6 +46,7 @@ describe('prune properties on polyglot-dev', () => {
           failures.push(`${c.path} [${mode.name}] over budget: ${r.tokensOut} > ${r.tokensIn}/${mode.ratio}`);
         // (f) a budget that affords real content is never answered with a lone marker
         if (mode.name === 'ratio4' && r.tokensIn >= 2000 && r.kept.length === 0) failures.push(`${c.path} [${mode.name}] collapsed to a marker (${r.tokensIn} tokens in)`);
+        countCheapMarkers(c.code, r);
         if (mode.name === 'ratio4') {
           const again: PruneResult = await pruner.prune(req);
           if (again.text !== r.text) failures.push(`${c.path} [${mode.name}] not deterministic`);
@@ -57,6 +61,11 @@ describe('prune properties on polyglot-dev', () => {
 
   it('covers all 310 files', () => {
     expect(cases.length).toBe(310);
+  });
+
+  it('(g) fewer than 1% of markers hide lines that cost no more tokens than the marker', () => {
+    expect(markerCost.all).toBeGreaterThan(1000);
+    expect(markerCost.cheap / markerCost.all).toBeLessThan(0.01);
   });
 
   it('(a,b,d,e) every output is honest, partitioned, deterministic and within budget', () => {
@@ -106,3 +115,17 @@ describe('budget mode under random budgets (fast-check)', () => {
     );
   });
 });
+
+function countCheapMarkers(code: string, r: PruneResult): void {
+  if (r.shape !== 'raw' || r.kept.length === 0) return;
+  const lines = code.split('\n');
+  const out = r.text.split('\n');
+  for (const [a, b] of r.omitted) {
+    const marker = out.find((l) => l.includes(`omitted (${a}-${b})`));
+    if (!marker) continue;
+    markerCost.all++;
+    let hidden = 0;
+    for (let i = a - 1; i < b; i++) hidden += countLineTokens(lines[i]);
+    if (hidden <= countLineTokens(marker)) markerCost.cheap++;
+  }
+}
