@@ -297,7 +297,6 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
             if (clean && massOf(clean.m, k).mass >= mass) {
               fixed = clean.m;
               ({ kept, mass } = massOf(fixed, k));
-              kept = Math.max(kept, clean.k); // a clean prefix keeps all of its own seeds
             }
           }
           if (notes.length === 0 && kept * 2 >= kk) {
