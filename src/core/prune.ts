@@ -227,8 +227,9 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
   if (budgetMode) {
     // A lone high-scoring line would cost its tokens plus a marker: it ranks with its better
     // neighbour. Not in grep fragments, where each line is a match of its own.
+    const isBlank = (i: number) => doc.lines[i].text.trim() === '';
     const contiguous = doc.segments.filter((s) => s.contiguous).map((s) => s.lines);
-    const ranked = openedPriorities(probs, contiguous, (i) => doc.lines[i].text.trim() === '', PEAK_WIDTH);
+    const ranked = openedPriorities(probs, contiguous, isBlank, PEAK_WIDTH);
     let order = priorityOrder(ranked, prior).filter((i) => doc.lines[i].segment !== -1);
     const seedsFor = (k: number) => {
       const seeds = new Uint8Array(n);
@@ -243,7 +244,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
       const picked: number[] = [];
       const trial = new Uint8Array(n);
       // (blank lines only split the markers around them: never worth a probe)
-      for (const i of order.filter((i) => doc.lines[i].text.trim() !== '').slice(0, FALLBACK_PROBES)) {
+      for (const i of order.filter((i) => !isBlank(i)).slice(0, FALLBACK_PROBES)) {
         trial[i] = 1;
         const m = materialize(trial);
         if (m.cost <= budget) {
@@ -291,8 +292,9 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
           // as it is often keeps more (the fix may have cut a header or closer the rest needs).
           if (kk === k && notes.length === 0 && fixed !== start && dropsAny(start.mask, fixed.mask)) {
             const clean = cleanShorterPrefix(k, (kk2) => {
-              const m = materialize(seedsFor(kk2));
-              return fixSyntax(doc, analyses, m, seedsFor(kk2), materialize, budget, []) === m ? m : null;
+              const seeds2 = seedsFor(kk2);
+              const m = materialize(seeds2);
+              return fixSyntax(doc, analyses, m, seeds2, materialize, budget, []) === m ? m : null;
             });
             if (clean && massOf(clean.m, k).mass >= mass) {
               fixed = clean.m;
