@@ -76,6 +76,48 @@ export interface TrainSummary {
 export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
   const t0 = Date.now();
   const seed = o.seed ?? DEFAULT_TRAIN.seed;
+  const { files, bridgeOnly, commitFilter } = await readTrainingFiles(o);
+  const tRead = Date.now();
+  const count: Record<string, number> = {};
+  for (const f of files) count[`${f.source}/${f.split}/${f.role}`] = (count[`${f.source}/${f.split}/${f.role}`] ?? 0) + 1;
+  o.log(`files: ${JSON.stringify(count)}`);
+
+  const syntax = await loadSyntaxSource();
+  o.log(`syntax index: ${syntax.name}`);
+  let bar = o.progress('syntax+labels', files.length);
+  const { prepared, stats } = await prepareFiles(files, syntax, (d) => bar.update(d));
+  bar.stop();
+  const tPrep = Date.now();
+
+  const bridges = fitBridges(prepared, bridgeOnly);
+  let pairs = 0;
+  for (const r of bridges.full.table.values()) pairs += r.length;
+  o.log(`bridge: ${bridges.samples} samples, ${bridges.full.table.size} query terms, ${pairs} pairs`);
+  bar = o.progress('features', prepared.length);
+  const examples = buildExamples(prepared, bridges, DEFAULT_WEIGHTS, (d) => bar.update(d));
+  bar.stop();
+  const tFeat = Date.now();
+
+  const trainEx = examples.filter((e) => e.file.split === 'train');
+  const valEx = examples.filter((e) => e.file.split === 'val');
+  const common = { t0, tRead, tPrep, tFeat, seed, syntaxName: syntax.name, count, commitFilter, stats, bridges, trainEx, valEx };
+  const summary = fitAndSave(o, { ...common, mode: o.mode ?? DEFAULT_TRAIN.mode, out: o.out, contextStage: o.contextStage ?? true });
+  if (o.ablationOut) {
+    // the ablation reuses the cached features: its report counts its own training time only
+    const now = Date.now();
+    fitAndSave(o, { ...common, mode: 'single', out: o.ablationOut, t0: now, tRead: now, tPrep: now, tFeat: now, contextStage: false });
+  }
+  return summary;
+}
+
+/**
+ * The training files of a run: from each data file (format detected from its first record) the
+ * chosen commit samples (hash order, `maxSamples` train + 1/8 as many val) with their same-repository
+ * distractors, the other filtered commit train samples (bridge only), and the teacher cases.
+ */
+export async function readTrainingFiles(
+  o: Pick<TrainRunOptions, 'data' | 'maxSamples' | 'commitDistractors' | 'teacherDistractors' | 'log'>,
+): Promise<{ files: LabeledFile[]; bridgeOnly: LabeledFile[]; commitFilter?: CommitFilterStats }> {
   const files: LabeledFile[] = [];
   const bridgeOnly: LabeledFile[] = [];
   let commitFilter: CommitFilterStats | undefined;
@@ -115,37 +157,7 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
       }
     }
   }
-  const tRead = Date.now();
-  const count: Record<string, number> = {};
-  for (const f of files) count[`${f.source}/${f.split}/${f.role}`] = (count[`${f.source}/${f.split}/${f.role}`] ?? 0) + 1;
-  o.log(`files: ${JSON.stringify(count)}`);
-
-  const syntax = await loadSyntaxSource();
-  o.log(`syntax index: ${syntax.name}`);
-  let bar = o.progress('syntax+labels', files.length);
-  const { prepared, stats } = await prepareFiles(files, syntax, (d) => bar.update(d));
-  bar.stop();
-  const tPrep = Date.now();
-
-  const bridges = fitBridges(prepared, bridgeOnly);
-  let pairs = 0;
-  for (const r of bridges.full.table.values()) pairs += r.length;
-  o.log(`bridge: ${bridges.samples} samples, ${bridges.full.table.size} query terms, ${pairs} pairs`);
-  bar = o.progress('features', prepared.length);
-  const examples = buildExamples(prepared, bridges, DEFAULT_WEIGHTS, (d) => bar.update(d));
-  bar.stop();
-  const tFeat = Date.now();
-
-  const trainEx = examples.filter((e) => e.file.split === 'train');
-  const valEx = examples.filter((e) => e.file.split === 'val');
-  const common = { t0, tRead, tPrep, tFeat, seed, syntaxName: syntax.name, count, commitFilter, stats, bridges, trainEx, valEx };
-  const summary = fitAndSave(o, { ...common, mode: o.mode ?? DEFAULT_TRAIN.mode, out: o.out, contextStage: o.contextStage ?? true });
-  if (o.ablationOut) {
-    // the ablation reuses the cached features: its report counts its own training time only
-    const now = Date.now();
-    fitAndSave(o, { ...common, mode: 'single', out: o.ablationOut, t0: now, tRead: now, tPrep: now, tFeat: now, contextStage: false });
-  }
-  return summary;
+  return { files, bridgeOnly, commitFilter };
 }
 
 function fitAndSave(
