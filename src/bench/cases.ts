@@ -157,15 +157,13 @@ function openLines(file: string): { lines: AsyncIterable<string>; close: () => v
   return { lines: rl, close: () => (rl.close(), raw.destroy()) };
 }
 
-/** Stream the cases of a .jsonl or .jsonl.gz file, at most `limit`. */
-export async function* readCases(file: string, limit = Infinity): AsyncGenerator<BenchCase> {
+/** Stream the JSON records of a .jsonl or .jsonl.gz file with their line numbers. */
+export async function* readJsonRecords(file: string): AsyncGenerator<{ rec: Json; lineNo: number }> {
   const { lines, close } = openLines(file);
-  let n = 0;
   let lineNo = 0;
   try {
     for await (const line of lines) {
       lineNo++;
-      if (n >= limit) break;
       if (!line.trim()) continue;
       let rec: Json;
       try {
@@ -173,13 +171,22 @@ export async function* readCases(file: string, limit = Infinity): AsyncGenerator
       } catch {
         throw new Error(`${file}:${lineNo}: not valid JSON`);
       }
-      const c = toCase(rec, `${lineNo}`);
-      if (!c) continue;
-      n++;
-      yield c;
+      yield { rec, lineNo };
     }
   } finally {
     close();
+  }
+}
+
+/** Stream the cases of a .jsonl or .jsonl.gz file, at most `limit`. */
+export async function* readCases(file: string, limit = Infinity): AsyncGenerator<BenchCase> {
+  let n = 0;
+  for await (const { rec, lineNo } of readJsonRecords(file)) {
+    if (n >= limit) break;
+    const c = toCase(rec, `${lineNo}`);
+    if (!c) continue;
+    n++;
+    yield c;
   }
 }
 

@@ -97,3 +97,43 @@ export async function renderPlotSvg(rows: ResultRow[]): Promise<string> {
     view.finalize();
   }
 }
+
+/**
+ * Agent runs: for each method, read saving (x) against net saving of the whole runs (y), one
+ * point per method and repository, labelled with the share of fix-line reads it lost.
+ */
+export async function renderTrajectoryPlotSvg(reports: import('./trajectoryBench.js').TrajectoryReport[]): Promise<string> {
+  const values = reports.flatMap((rep) =>
+    Object.entries({ 'all runs': rep.overall, ...rep.byRepo }).flatMap(([repo, rows]) =>
+      rows
+        .filter((r) => r.method !== 'none')
+        .map((r) => ({ repo, method: r.method, read_saving: r.readSaving, net_saving: r.netSaving, lost: `${(100 * r.lostShare).toFixed(1)}% lost` })),
+    ),
+  );
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: 'Whole agent runs: tokens saved against reads saved',
+    data: { values },
+    width: 360,
+    height: 240,
+    layer: [
+      { mark: { type: 'rule', color: '#999' }, encoding: { y: { datum: 0 } } },
+      {
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x: { field: 'read_saving', type: 'quantitative', title: 'read characters saved', axis: { format: '%' } },
+          y: { field: 'net_saving', type: 'quantitative', title: 'net saving over the run', axis: { format: '%' } },
+          color: { field: 'method', type: 'nominal' },
+          shape: { field: 'repo', type: 'nominal' },
+          tooltip: [{ field: 'method' }, { field: 'repo' }, { field: 'lost' }],
+        },
+      },
+    ],
+  };
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

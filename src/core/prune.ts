@@ -16,6 +16,7 @@ import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normaliz
 import { countLineTokens, countTokens } from './tokens/count.js';
 import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
+import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadRule } from './policy/readPolicy.js';
 
 /** Inputs smaller than this are returned whole unless a budget forces pruning. */
 export const SMALL_LINES = 40;
@@ -40,6 +41,8 @@ export interface PrunerOptions {
   scorer?: Scorer | 'heuristic' | 'learned';
   /** Directory with learned weights (default: the shipped models/default). */
   modelDir?: string;
+  /** The read policy of the default mode (default: READ_POLICY, fitted on agent runs). */
+  readPolicy?: ReadRule[];
 }
 
 export interface Pruner {
@@ -54,7 +57,7 @@ export function createPruner(opts: PrunerOptions = {}): Pruner {
   return {
     scorer: getScorer,
     async prune(req: PruneRequest) {
-      return pruneWith(await getScorer(), req);
+      return pruneWith(await getScorer(), req, { readPolicy: opts.readPolicy });
     },
   };
 }
@@ -96,8 +99,27 @@ function validate(req: PruneRequest): void {
     throw new SkimError('`relativeThreshold` must be a number in [0, 1]', 'EUSAGE');
   if (req.pinLines !== undefined && !(Array.isArray(req.pinLines) && req.pinLines.every((l) => Number.isInteger(l) && l >= 1)))
     throw new SkimError('`pinLines` must be an array of 1-based line numbers', 'EUSAGE');
-  if (req.ratio !== undefined && req.tokens !== undefined) throw new SkimError('give either `ratio` or `tokens`, not both', 'EUSAGE');
+  if (req.maxChars !== undefined && !(Number.isInteger(req.maxChars) && req.maxChars >= 0)) throw new SkimError('`maxChars` must be a non-negative integer', 'EUSAGE');
+  if ([req.ratio, req.tokens, req.maxChars].filter((v) => v !== undefined).length > 1)
+    throw new SkimError('give either `ratio`, `tokens` or `maxChars`, not several', 'EUSAGE');
+  if (req.firstLine !== undefined && !(Number.isInteger(req.firstLine) && req.firstLine >= 1)) throw new SkimError('`firstLine` must be a 1-based line number', 'EUSAGE');
+  if (req.task !== undefined && req.task !== null && typeof req.task !== 'string') throw new SkimError('`task` must be a string', 'EUSAGE');
 }
+
+/** How budget mode measures an output: o200k tokens, or characters for `maxChars`. */
+interface Measure {
+  /** Upper bound from the laid-out pieces (cached per-line counts). */
+  estimate(pieces: RenderPiece[]): number;
+  /** Exact cost of the joined text. */
+  exact(text: string): number;
+}
+
+const TOKENS: Measure = { estimate: estimateTokens, exact: countTokens };
+const CHARS: Measure = {
+  estimate: (pieces) => pieces.reduce((t, p) => t + p.line.length + Math.max(1, p.eol.length), 0),
+  exact: (text) => text.length,
+};
+
 
 /** NUL bytes or a high share of control characters: not text an agent can use pruned. */
 export function looksBinary(code: string): boolean {
@@ -117,8 +139,15 @@ interface SegmentAnalysis {
   info: { lineComment: string | null; placeholder: string | null; braces: boolean };
 }
 
-export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<PruneResult> {
+export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readPolicy?: ReadRule[] } = {}): Promise<PruneResult> {
   validate(req);
+  const { result, doc } = await pruneStages(scorer, req, opts.readPolicy ?? READ_POLICY);
+  // Session memory remembers what this result shows (kept lines, at their file line numbers).
+  if (req.session && doc) req.session.recordShown(doc, result.keepMask);
+  return result;
+}
+
+async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRule[]): Promise<{ result: PruneResult; doc: Document | null }> {
   const t0 = performance.now();
   const warnings: string[] = [];
   const code = req.code;
@@ -147,18 +176,27 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     };
   };
 
-  if (code.length === 0) return whole(null, 0, 'empty input');
-  if (looksBinary(code)) return whole(null, countTokens(code.slice(0, 100_000)), 'binary input returned unchanged');
+  if (code.length === 0) return { result: whole(null, 0, 'empty input'), doc: null };
+  if (looksBinary(code)) return { result: whole(null, countTokens(code.slice(0, 100_000)), 'binary input returned unchanged'), doc: null };
 
-  const doc = ingest(code, { path: req.path, language, detectLanguage });
+  const doc = ingest(code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
   const tokensIn = countTokens(code);
-  const budgetMode = req.ratio !== undefined || req.tokens !== undefined;
-  const budget = req.tokens ?? Math.floor(tokensIn / (req.ratio ?? 1));
+  const measure = req.maxChars !== undefined ? CHARS : TOKENS;
+  const budgetMode = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
+  const budget = req.maxChars ?? req.tokens ?? Math.floor(tokensIn / (req.ratio ?? 1));
   const small = doc.lines.length < SMALL_LINES || tokensIn < SMALL_TOKENS;
+  // Session memory: lines the session was shown before, unchanged, never need showing again.
+  const seen = req.session?.seenMask(doc);
+  if (seen?.some((v) => v === 1)) doc.seen = seen;
+  const done = (result: PruneResult) => ({ result, doc });
 
-  if (budgetMode && tokensIn <= budget) return whole(doc, tokensIn);
-  if (!budgetMode && query === '') return whole(doc, tokensIn, 'no query: returned unchanged');
-  if (!budgetMode && small && (req.keepSmall ?? true)) return whole(doc, tokensIn);
+  // Nothing to prune for the question: the input whole, except what session memory collapses.
+  let keepAll: { why?: string } | null = null;
+  if (budgetMode && measure.exact(code) <= budget) keepAll = {};
+  else if (!budgetMode && query === '') keepAll = { why: 'no query: returned unchanged' };
+  else if (!budgetMode && small && (req.keepSmall ?? true)) keepAll = {};
+  if (keepAll && !doc.seen) return done(whole(doc, tokensIn, keepAll.why));
+  const task = (req.task ?? '').trim().slice(0, MAX_QUERY_CHARS);
 
   // Syntax and scores per segment.
   const n = doc.lines.length;
@@ -183,12 +221,21 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     }
     const info = languageInfo(seg.language);
     analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder, braces: info.blockEnd === 'braces' } });
-    let scores;
-    try {
-      scores = scorer.score({ query, lines: texts, syntax, language: seg.language, path: seg.path });
-    } catch (err) {
-      warnings.push(`scorer ${scorer.name} failed (${(err as Error).message}); heuristic used`);
-      scores = createHeuristicScorer().score({ query, lines: texts, syntax, language: seg.language, path: seg.path });
+    const scoreFor = (q: string) => {
+      if (keepAll) return { keep: new Float64Array(texts.length), docScore: 0 };
+      try {
+        return scorer.score({ query: q, lines: texts, syntax, language: seg.language, path: seg.path });
+      } catch (err) {
+        warnings.push(`scorer ${scorer.name} failed (${(err as Error).message}); heuristic used`);
+        return createHeuristicScorer().score({ query: q, lines: texts, syntax, language: seg.language, path: seg.path });
+      }
+    };
+    const scores = scoreFor(query);
+    // A line that serves the run's task is worth keeping even when this read's goal is narrower.
+    if (task !== '' && !keepAll) {
+      const byTask = scoreFor(task);
+      for (let k = 0; k < texts.length; k++) scores.keep[k] = Math.max(scores.keep[k], byTask.keep[k]);
+      scores.docScore = Math.max(scores.docScore, byTask.docScore);
     }
     seg.lines.forEach((idx, k) => {
       probs[idx] = scores.keep[k] ?? 0;
@@ -213,24 +260,45 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
 
   const doRepair = req.repair ?? true;
   const infos: SegmentRenderInfo[] = [];
+  // The read policy (default threshold mode only): how hard to prune this read, or not at all.
+  const defaultMode = !budgetMode && !keepAll && req.threshold === undefined && req.relativeThreshold === undefined;
+  const decision: ReadDecision | null = defaultMode ? decideRead({ kind: readKindOf(doc, req.window), chars: code.length, docScore, hasTask: task !== '' }, readPolicy) : null;
+  if (decision && decision.tauScale === null) {
+    if (!doc.seen) return done({ ...whole(doc, tokensIn, undefined, round(docScore)), scorer: scorer.name, policy: decision.label });
+    keepAll = {};
+  }
+  // Lines the session has seen are never seeds: what repair needs of them still comes back.
+  const unseen = (i: number) => !doc.seen?.[i];
+
   // Budget mode spends tokens on the lines that matter: repair keeps only what readability and
   // syntax need (headers' first/last lines, closers, owners of clauses); threshold mode also
-  // brings whole signatures, decorators, and the imports/definitions of used names.
-  const economy = budgetMode;
-  const materializeWith = (repair: boolean) => (seeds: Uint8Array, banned?: Uint8Array) => materializeSelection(doc, analyses, seeds, repair, infos, banned, economy);
+  // brings whole signatures, decorators, and the imports/definitions of used names. Keeping all
+  // but what the session has seen needs no more than syntax either.
+  const economy = budgetMode || keepAll !== null;
+  const materializeWith = (repair: boolean) => (seeds: Uint8Array, banned?: Uint8Array) =>
+    materializeSelection(doc, analyses, seeds, repair, infos, banned, economy, measure);
   const materialize = materializeWith(doRepair);
 
   let chosen: Materialized;
   let seeds: Uint8Array;
   // threshold mode: the τ applied and the scorer's calibrated one (absent in budget mode)
   let thresholdInfo: { threshold: number; calibratedThreshold: number } | undefined;
-  if (budgetMode) {
+  if (keepAll) {
+    seeds = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (doc.lines[i].segment !== -1 && unseen(i)) seeds[i] = 1;
+    chosen = materialize(seeds);
+    if (doRepair) {
+      const notes: string[] = [];
+      chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes);
+      if (notes.length > 0) return done(whole(doc, tokensIn, keepAll.why, round(docScore)));
+    }
+  } else if (budgetMode) {
     // A lone high-scoring line would cost its tokens plus a marker: it ranks with its better
     // neighbour. Not in grep fragments, where each line is a match of its own.
     const isBlank = (i: number) => doc.lines[i].text.trim() === '';
     const contiguous = doc.segments.filter((s) => s.contiguous).map((s) => s.lines);
     const ranked = openedPriorities(probs, contiguous, isBlank, PEAK_WIDTH);
-    let order = priorityOrder(ranked, prior).filter((i) => doc.lines[i].segment !== -1);
+    let order = priorityOrder(ranked, prior).filter((i) => doc.lines[i].segment !== -1 && unseen(i));
     const seedsFor = (k: number) => {
       const seeds = new Uint8Array(n);
       for (let j = 0; j < k; j++) seeds[order[j]] = 1;
@@ -258,12 +326,12 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
       }
     }
     // Exact check on the joined text: per-line counts are an upper bound, but verify anyway.
-    while (result && countTokens(joinPieces(result.pieces)) > budget) {
+    while (result && measure.exact(joinPieces(result.pieces)) > budget) {
       k = k > 0 ? Math.floor(k * 0.9) : -1;
       result = k >= 0 ? materialize(seedsFor(k)) : null;
     }
     seeds = seedsFor(Math.max(0, k));
-    chosen = result ?? collapseAll(doc, analyses, budget, warnings);
+    chosen = result ?? collapseAll(doc, analyses, budget, warnings, measure);
     if (result && doRepair) {
       // When the syntax fix cannot converge within the budget it collapses a segment, or it gets
       // there by dropping the selected lines one error at a time (down to none at all). A smaller
@@ -286,7 +354,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
         const notes: string[] = [];
         let fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes);
         const last = kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS;
-        if (countTokens(joinPieces(fixed.pieces)) <= budget) {
+        if (measure.exact(joinPieces(fixed.pieces)) <= budget) {
           let { kept, mass } = massOf(fixed, kk);
           // The fix dropped lines to make the output parse: a slightly shorter prefix that parses
           // as it is often keeps more (the fix may have cut a header or closer the rest needs).
@@ -316,11 +384,12 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     }
   } else {
     const base = scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
-    const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : base);
+    const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : Math.min(1, base * (decision?.tauScale ?? 1)));
     // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
     const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
     thresholdInfo = { threshold: tau, calibratedThreshold: base };
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
+    for (let i = 0; i < n; i++) if (!unseen(i) && probs[i] <= 1) seeds[i] = 0;
     chosen = materialize(seeds);
     if (doRepair) {
       const notes: string[] = [];
@@ -333,7 +402,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
         const plainNotes: string[] = [];
         const plain = fixSyntax(doc, analyses, plainMaterialize(seeds), seeds, plainMaterialize, null, plainNotes);
         if (plainNotes.length > 0)
-          return whole(doc, tokensIn, 'syntax repair could not make the pruned output parse: returned unchanged', round(docScore));
+          return done(whole(doc, tokensIn, 'syntax repair could not make the pruned output parse: returned unchanged', round(docScore)));
         chosen = plain;
         warnings.push('syntax repair could not converge: the selected lines are shown without repair (the output parses)');
       }
@@ -355,17 +424,18 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     });
   // Markers cost tokens too: an output that saves nothing is worse than the input itself. The
   // scores still go out: a caller asked for them, and they say which lines would have been kept.
+  const policy = decision ? { policy: decision.label } : {};
   if (!budgetMode && tokensOut >= tokensIn) {
-    const r: PruneResult = { ...whole(doc, tokensIn, undefined, round(docScore)), scorer: scorer.name, ...thresholdInfo };
+    const r: PruneResult = { ...whole(doc, tokensIn, undefined, round(docScore)), scorer: scorer.name, ...thresholdInfo, ...policy };
     if (req.explain) r.explain = explainLines(r.keepMask);
-    return r;
+    return done(r);
   }
   const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
   if (budgetMode && keptNone && !warnings.some((w) => w.includes('too small')))
     warnings.push(`budget of ${budget} tokens too small to keep any line with the context it needs: every line omitted`);
   // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
   // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.
-  if (!budgetMode && keptNone)
+  if (!budgetMode && !keepAll && keptNone && !doc.seen)
     warnings.push(`no line reached the threshold (${thresholdInfo?.threshold}): everything was omitted as unrelated to the question (document score ${round(docScore)})`);
   const result: PruneResult = {
     text,
@@ -381,12 +451,14 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest): Promise<Prun
     shape: doc.shape,
     scorer: scorer.name,
     ...thresholdInfo,
+    ...policy,
     warnings,
     keepMask: chosen.mask,
   };
+  if (doc.seen) result.seenLines = doc.seen.reduce((a, v, i) => a + (v && !chosen.mask[i] ? 1 : 0), 0);
   if (req.explain) result.explain = explainLines(chosen.mask);
   result.ms = round(performance.now() - t0);
-  return result;
+  return done(result);
 }
 
 interface Materialized {
@@ -405,6 +477,7 @@ function materializeSelection(
   infos: SegmentRenderInfo[],
   banned?: Uint8Array,
   economy = false,
+  measure: Measure = TOKENS,
 ): Materialized {
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
@@ -449,7 +522,7 @@ function materializeSelection(
     };
   });
   const pieces = layout(doc, mask, infos);
-  return { mask, reasons, pieces, cost: estimateTokens(pieces) };
+  return { mask, reasons, pieces, cost: measure.estimate(pieces) };
 }
 
 /** Budget mode: how many times the selection may shrink (x0.7) when its syntax fix would collapse a segment. */
@@ -580,7 +653,7 @@ function dropsAny(before: Uint8Array, after: Uint8Array): boolean {
 }
 
 /** Nothing fits: one marker for the whole input if even that fits, else nothing (with a warning). */
-function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number, warnings: string[]): Materialized {
+function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number, warnings: string[], measure: Measure): Materialized {
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
   const reasons: (KeepReason | undefined)[] = new Array(n);
@@ -588,7 +661,7 @@ function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number,
   const noun = n === 1 ? 'line' : 'lines';
   const line = comment ? `${comment} ... ${n} ${noun} omitted (1-${n})` : `... ${n} ${noun} omitted (1-${n})`;
   const eol = doc.finalNewline ? doc.eol : '';
-  if (countTokens(line + eol) <= budget) {
+  if (measure.exact(line + eol) <= budget) {
     warnings.push('budget too small for any line: whole input collapsed to one marker');
     return { mask, reasons, pieces: [{ line, eol, source: -1, segment: -1, code: line }], cost: 0 };
   }

@@ -3,6 +3,7 @@
  *   ingest -> syntax -> score -> select -> repair -> render
  * Stages hand plain data to each other; nothing here knows about CLI/HTTP/MCP.
  */
+import type { SessionMemory } from './session/memory.js';
 
 /** The shape of the text the agent read. */
 export type InputShape =
@@ -51,6 +52,11 @@ export interface Document {
   eol: '\n' | '\r\n';
   /** Whether the input ended with a line terminator. */
   finalNewline: boolean;
+  /**
+   * Session memory: per input line, 1 when the session was shown this line before, unchanged.
+   * Omitted runs of such lines get an "unchanged since an earlier read" marker of their own.
+   */
+  seen?: Uint8Array;
 }
 
 // ---------------------------------------------------------------------------
@@ -189,6 +195,25 @@ export interface PruneRequest {
   keepSmall?: boolean;
   /** 1-based input lines that are always kept (e.g. SWE-Pruner's always_keep_first_frags); counted in budgets. */
   pinLines?: number[];
+  /**
+   * Budget mode in characters: the output is at most this many characters, markers included
+   * (an alternative to a harness cutting a long read to its head and tail).
+   */
+  maxChars?: number;
+  /** The run's overall task (the issue or goal the agent was given), next to this read's `query`. */
+  task?: string;
+  /** Raw input that is a window of its file (`sed -n 120,180p`): the file line number of its first line. */
+  firstLine?: number;
+  /**
+   * The read is a deliberate window of a file (`sed -n a,bp`, `head`, an offset/limit read) rather
+   * than a whole file. Inferred when `firstLine` > 1 or numbered input starts past line 1.
+   */
+  window?: boolean;
+  /**
+   * Session memory (see core/session): lines this session was shown before, unchanged, collapse
+   * into "unchanged since an earlier read" markers, and what this result shows is remembered.
+   */
+  session?: SessionMemory;
 }
 
 export interface LineExplain {
@@ -234,6 +259,10 @@ export interface PruneResult {
   calibratedThreshold?: number;
   /** Problems in the content, e.g. "binary input returned unchanged". */
   warnings: string[];
+  /** Threshold mode: how the read policy judged this read (see core/policy). */
+  policy?: string;
+  /** Session memory: input lines collapsed because the session was shown them before, unchanged. */
+  seenLines?: number;
   /** Per input line: was it kept (1) or omitted (0). Parallel to the input lines. */
   keepMask: Uint8Array;
   explain?: LineExplain[];

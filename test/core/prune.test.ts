@@ -21,6 +21,18 @@ describe('prune', () => {
     expect(forced.omitted.length).toBeGreaterThan(0);
   });
 
+  it('maxChars prunes to at most that many characters, markers included', async () => {
+    for (const maxChars of [10_000, 3_000, 400]) {
+      const r = await pruner.prune({ code: logging, query: Q, maxChars });
+      expect(checkInvariants(logging, r)).toBeNull();
+      expect(r.text.length).toBeLessThanOrEqual(maxChars);
+      expect(r.omitted.length).toBeGreaterThan(0);
+    }
+    const whole = await pruner.prune({ code: logging, query: Q, maxChars: logging.length });
+    expect(whole.text).toBe(logging);
+    await expect(pruner.prune({ code: 'x', maxChars: 10, ratio: 2 })).rejects.toThrow(/maxChars/);
+  });
+
   it('without a query nothing is pruned (and says so)', async () => {
     const r = await pruner.prune({ code: logging });
     expect(r.text).toBe(logging);

@@ -51,6 +51,13 @@ function progressBar(): BenchOptions['progress'] {
 export async function benchAction(o: BenchCliOptions): Promise<void> {
   if (!o.cases?.length) throw new UsageError('give at least one --cases FILE (.jsonl or .jsonl.gz)');
   for (const f of o.cases) if (!existsSync(f)) throw new UsageError(`case file not found: ${f}`, EXIT_CODES.ENOINPUT);
+  // Whole agent runs are replayed, not scored file by file: they have their own methods and report.
+  const { isTrajectoryFile } = await import('../../bench/trajectoryBench.js');
+  const kinds = await Promise.all(o.cases.map((f) => isTrajectoryFile(f)));
+  if (kinds.some(Boolean)) {
+    if (!kinds.every(Boolean)) throw new UsageError('give trajectory case files and per-file case files in separate runs');
+    return trajectoryBench(o);
+  }
   // Loaded on use: the methods pull in repomix and vega, which other sub-commands do not need.
   const [{ resolveMethods }, { runBench }, { toMarkdown }, { renderPlotSvg }] = await Promise.all([
     import('../../bench/methods/index.js'),
@@ -90,6 +97,50 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
   if (o.md) await writeOut(o.md, md);
   else process.stdout.write(md);
   if (o.plot) await writeOut(o.plot, await renderPlotSvg(report.results));
+}
+
+async function trajectoryBench(o: BenchCliOptions): Promise<void> {
+  const [{ resolveTrajectoryMethods }, { runTrajectoryBench, trajectoryMarkdown }, { createPruner }] = await Promise.all([
+    import('../../bench/trajectories.js'),
+    import('../../bench/trajectoryBench.js'),
+    import('../../core/prune.js'),
+  ]);
+  let methods;
+  try {
+    methods = resolveTrajectoryMethods(o.methods);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const limit = o.limit === undefined ? undefined : Number(o.limit);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
+  let records: WriteStream | undefined;
+  if (o.records) {
+    await mkdir(dirname(o.records), { recursive: true });
+    records = createWriteStream(o.records);
+  }
+  const pruner = createPruner();
+  let md = '';
+  const reports = [];
+  for (const file of o.cases) {
+    const report = await runTrajectoryBench({
+      file,
+      methods,
+      prune: (req) => pruner.prune(req),
+      limit,
+      progress: progressBar(),
+      onRead: records ? (r) => records.write(JSON.stringify(r) + '\n') : undefined,
+    });
+    reports.push(report);
+    md += trajectoryMarkdown(report);
+  }
+  if (records) await new Promise((resolve) => records.end(resolve));
+  if (o.json) await writeOut(o.json, JSON.stringify(reports, null, 2) + '\n');
+  if (o.md) await writeOut(o.md, md);
+  else process.stdout.write(md);
+  if (o.plot) {
+    const { renderTrajectoryPlotSvg } = await import('../../bench/plot.js');
+    await writeOut(o.plot, await renderTrajectoryPlotSvg(reports));
+  }
 }
 
 export function registerBench(program: Command): void {

@@ -9,6 +9,8 @@ export interface IngestOptions {
   path?: string;
   /** Language for every segment (forced by the caller). */
   language?: string;
+  /** Raw input only: the file line number of the input's first line (a window such as `sed -n 120,180p`). */
+  firstLine?: number;
   /** Language detector, injected so ingest stays free of the syntax layer. */
   detectLanguage: (path: string | undefined, content: string) => string;
 }
@@ -142,7 +144,8 @@ export function ingest(code: string, opts: IngestOptions): Document {
 
   if (shape === 'raw') {
     const seg = newSegment(opts.path, true);
-    raw.forEach((r, i) => push(r, '', r.text, i + 1, seg));
+    const first = opts.firstLine ?? 1;
+    raw.forEach((r, i) => push(r, '', r.text, first + i, seg));
   } else if (shape === 'numbered') {
     const seg = newSegment(opts.path, true);
     for (const r of raw) {

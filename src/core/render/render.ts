@@ -36,11 +36,15 @@ export interface OmittedRun {
   end: number;
 }
 
-/** The runs of omitted input lines, split where the segment changes. */
+/**
+ * The runs of omitted input lines, split where the segment changes and where session memory's
+ * "seen before" changes (the agent has one kind of run in its context and not the other).
+ */
 export function omittedRuns(doc: Document, mask: Uint8Array): OmittedRun[] {
   const runs: OmittedRun[] = [];
   let i = 0;
   const n = doc.lines.length;
+  const seen = doc.seen;
   while (i < n) {
     if (mask[i]) {
       i++;
@@ -48,7 +52,7 @@ export function omittedRuns(doc: Document, mask: Uint8Array): OmittedRun[] {
     }
     const seg = doc.lines[i].segment;
     let j = i;
-    while (j + 1 < n && !mask[j + 1] && doc.lines[j + 1].segment === seg) j++;
+    while (j + 1 < n && !mask[j + 1] && doc.lines[j + 1].segment === seg && (!seen || seen[j + 1] === seen[i])) j++;
     runs.push({ start: i, end: j });
     i = j + 1;
   }
@@ -90,21 +94,23 @@ export function markerText(
   const first: InputLine = doc.lines[run.start];
   const seg = doc.segments[first.segment];
   const noun = count === 1 ? 'line' : 'lines';
+  // A run the agent was shown earlier in the session says so; any other run was never shown.
+  const verb = doc.seen?.[run.start] ? SEEN_VERB : 'omitted';
   if (doc.shape === 'grep') {
     const where = seg?.path ? `${seg.path}:${a}-${b}` : `${a}-${b}`;
     let matches = 0;
     for (let i = run.start; i <= run.end; i++) if (doc.lines[i].isMatch) matches++;
     const what = matches > 0 ? `, ${matches} ${matches === 1 ? 'match' : 'matches'}` : '';
-    return `... ${count} ${noun} omitted${what} (${where})`;
+    return `... ${count} ${noun} ${verb}${what} (${where})`;
   }
   const range = `(${a}-${b})`;
   const comment = info?.lineComment ?? null;
   let body: string;
   if (placeholder !== undefined) {
-    body = comment ? `${placeholder}  ${comment} ${count} ${noun} omitted ${range}` : `${placeholder}`;
+    body = comment ? `${placeholder}  ${comment} ${count} ${noun} ${verb} ${range}` : `${placeholder}`;
   } else {
     const indent = runIndent(doc, run);
-    body = comment ? `${indent}${comment} ... ${count} ${noun} omitted ${range}` : `${indent}... ${count} ${noun} omitted ${range}`;
+    body = comment ? `${indent}${comment} ... ${count} ${noun} ${verb} ${range}` : `${indent}... ${count} ${noun} ${verb} ${range}`;
   }
   if (doc.shape === 'numbered') {
     // Keep the code column aligned: blank number field of the same width, then the tab.
@@ -216,5 +222,11 @@ export function maskRanges(mask: Uint8Array, value: 0 | 1): [number, number][] {
   return out;
 }
 
-/** Matches every marker skim emits; used by tests and by consumers that re-read omitted ranges. */
-export const MARKER_RE = /\b(\d+) lines? omitted(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$/;
+/** What a marker says of lines the session was shown before, unchanged (instead of "omitted"). */
+export const SEEN_VERB = 'unchanged since an earlier read';
+
+/**
+ * Matches every marker skim emits; used by tests and by consumers that re-read omitted ranges.
+ * Group 1 the line count, 2 the path (grep), 3-4 the range; a seen run's marker contains SEEN_VERB.
+ */
+export const MARKER_RE = /\b(\d+) lines? (?:omitted|unchanged since an earlier read)(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$/;

@@ -1,0 +1,209 @@
+/**
+ * `skim bench` on whole agent runs: replay every run with each method (src/bench/trajectories.ts),
+ * aggregate the figures an agent builder pays for (overall, on the validation split of runs, per
+ * repository), measure the whole-file rescue, and render them as markdown.
+ */
+import type { PruneRequest, PruneResult } from '../core/types.js';
+import { readJsonRecords } from './cases.js';
+import {
+  isTrajectoryRecord,
+  isValidationRun,
+  replayRun,
+  type ReadRecord,
+  type RunResult,
+  type TrajectoryMethod,
+  type TrajectoryRun,
+  type TrajectoryStep,
+} from './trajectories.js';
+
+export interface TrajectorySummary {
+  method: string;
+  runs: number;
+  /** 1 - cost with the method / cost without, summed over runs. */
+  netSaving: number;
+  /** 1 - read characters out / in. */
+  readSaving: number;
+  reads: number;
+  goldReads: number;
+  lostReads: number;
+  lostShare: number;
+}
+
+export interface RescueSummary {
+  files: number;
+  fixLines: number;
+  cutKept: number;
+  cutChars: number;
+  skimKept: number;
+  skimChars: number;
+}
+
+export interface TrajectoryReport {
+  file: string;
+  overall: TrajectorySummary[];
+  validation: TrajectorySummary[];
+  byRepo: Record<string, TrajectorySummary[]>;
+  rescue: RescueSummary | null;
+  methods: { name: string; description: string }[];
+  wall_s: number;
+}
+
+type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
+
+export interface TrajectoryBenchOptions {
+  file: string;
+  methods: TrajectoryMethod[];
+  prune: PruneFn;
+  limit?: number;
+  onRead?: (r: ReadRecord) => void;
+  progress?: { start(total: number): void; tick(label: string): void; stop(): void };
+}
+
+/** Is this case file a trajectories file (its first record is a whole run)? */
+export async function isTrajectoryFile(file: string): Promise<boolean> {
+  for await (const { rec } of readJsonRecords(file)) return isTrajectoryRecord(rec);
+  return false;
+}
+
+export async function runTrajectoryBench(o: TrajectoryBenchOptions): Promise<TrajectoryReport> {
+  const t0 = Date.now();
+  const runs: TrajectoryRun[] = [];
+  for await (const { rec } of readJsonRecords(o.file)) {
+    if (runs.length >= (o.limit ?? Infinity)) break;
+    if (isTrajectoryRecord(rec)) runs.push(rec as unknown as TrajectoryRun);
+  }
+  o.progress?.start(runs.length * o.methods.length);
+  const results: RunResult[] = [];
+  for (const method of o.methods) {
+    for (const run of runs) {
+      results.push(await replayRun(run, method, o.prune, o.onRead));
+      o.progress?.tick(`${method.name} ${run.instance_id}`);
+    }
+  }
+  o.progress?.stop();
+  const names = o.methods.map((m) => m.name);
+  const summarizeWhere = (keep: (r: RunResult) => boolean) => names.map((name) => summarizeRuns(name, results.filter((r) => keep(r) && r.method === name), results.filter((r) => keep(r) && r.method === 'none')));
+  const byRepo: Record<string, TrajectorySummary[]> = {};
+  for (const repo of [...new Set(runs.map((r) => r.repo))].sort()) byRepo[repo] = summarizeWhere((r) => r.repo === repo);
+  return {
+    file: o.file,
+    overall: summarizeWhere(() => true),
+    validation: summarizeWhere((r) => isValidationRun(r.run)),
+    byRepo,
+    rescue: await wholeFileRescue(runs, o.prune),
+    methods: o.methods.map((m) => ({ name: m.name, description: m.description })),
+    wall_s: Math.round((Date.now() - t0) / 1000),
+  };
+}
+
+/**
+ * Cost without pruning comes from the replays of "none" when it ran; otherwise each run's own
+ * read characters stand in (net saving then needs "none": it is reported as NaN without it).
+ */
+function summarizeRuns(method: string, rs: RunResult[], baseline: RunResult[]): TrajectorySummary {
+  const sum = (f: (r: RunResult) => number, list = rs) => list.reduce((a, r) => a + f(r), 0);
+  const base = sum((r) => r.cost, baseline);
+  const reads = sum((r) => r.reads);
+  const goldReads = sum((r) => r.goldReads);
+  const lostReads = sum((r) => r.lostReads);
+  const readIn = sum((r) => r.readCharsIn);
+  return {
+    method,
+    runs: rs.length,
+    netSaving: base > 0 ? 1 - sum((r) => r.cost) / base : Number.NaN,
+    readSaving: readIn > 0 ? 1 - sum((r) => r.readCharsOut) / readIn : 0,
+    reads,
+    goldReads,
+    lostReads,
+    lostShare: goldReads > 0 ? lostReads / goldReads : 0,
+  };
+}
+
+/** The head and tail of a cut observation, as prefixes/suffixes of the whole output. */
+function cutParts(content: string, full: string): { head: string; tail: string } | null {
+  const h = /<output_head>\n([\s\S]*?)<\/output_head>/.exec(content)?.[1];
+  const t = /<output_tail>\n([\s\S]*?)<\/output_tail>/.exec(content)?.[1];
+  if (h === undefined || t === undefined) return null;
+  const head = full.startsWith(h) ? h : h.slice(0, -1);
+  const tail = full.endsWith(t) ? t : t.slice(0, -1);
+  if (!full.startsWith(head) || !full.endsWith(tail)) return null;
+  return { head, tail };
+}
+
+/** The file path a `cat FILE` command read. */
+function catPath(command: string): string {
+  return command.trim().split(/\s+/).pop() ?? '';
+}
+
+/**
+ * Whole files the harness cut to head + tail: fix lines the cut showed against those skim keeps
+ * pruning the whole file to the same number of characters, with the step's thought as the query.
+ */
+async function wholeFileRescue(runs: TrajectoryRun[], prune: PruneFn): Promise<RescueSummary | null> {
+  const s: RescueSummary = { files: 0, fixLines: 0, cutKept: 0, cutChars: 0, skimKept: 0, skimChars: 0 };
+  for (const run of runs) {
+    for (const step of run.steps as TrajectoryStep[]) {
+      if (!step.full_output || !step.gold_file_lines?.length) continue;
+      const full = step.full_output;
+      const cut = cutParts(run.messages[step.message].content, full);
+      if (!cut) continue;
+      const limit = cut.head.length + cut.tail.length;
+      const fix = step.gold_file_lines;
+      // a line is shown by the cut when it lies wholly inside the head or the tail
+      const starts: number[] = [0];
+      for (let i = 0; i < full.length; i++) if (full.charCodeAt(i) === 10) starts.push(i + 1);
+      const tailFrom = full.length - cut.tail.length;
+      const shownByCut = (line: number) => {
+        const a = starts[line - 1];
+        const b = (starts[line] ?? full.length + 1) - 1; // end of the line's text
+        return b <= cut.head.length || a >= tailFrom;
+      };
+      let kept = 0;
+      let chars = limit;
+      try {
+        const r = await prune({ code: full, query: step.thought, task: run.task, path: catPath(step.command), maxChars: limit });
+        kept = fix.filter((l) => r.keepMask[l - 1] === 1).length;
+        chars = r.text.length;
+      } catch {
+        // counts as keeping nothing
+      }
+      s.files++;
+      s.fixLines += fix.length;
+      s.cutKept += fix.filter(shownByCut).length;
+      s.cutChars += limit;
+      s.skimKept += kept;
+      s.skimChars += chars;
+    }
+  }
+  return s.files > 0 ? s : null;
+}
+
+const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+
+function table(rows: TrajectorySummary[]): string {
+  const head = '| method | runs | net saving | read saving | reads | reads with a fix line | lost | lost share |\n|---|---:|---:|---:|---:|---:|---:|---:|\n';
+  return (
+    head +
+    rows.map((r) => `| ${r.method} | ${r.runs} | ${pct(r.netSaving)} | ${pct(r.readSaving)} | ${r.reads} | ${r.goldReads} | ${r.lostReads} | ${pct(r.lostShare)} |`).join('\n') +
+    '\n'
+  );
+}
+
+export function trajectoryMarkdown(rep: TrajectoryReport): string {
+  let md = `## Agent runs: ${rep.file}\n\n`;
+  md += `Net saving = 1 - (context tokens processed over the runs with pruning) / (without); a read that lost a fix line is charged a re-read. Wall time ${rep.wall_s} s.\n\n`;
+  md += '### All runs\n\n' + table(rep.overall) + '\n';
+  md += '### Validation split (runs not used to fit the read policy)\n\n' + table(rep.validation) + '\n';
+  md += '### Per repository\n\n';
+  for (const [repo, rows] of Object.entries(rep.byRepo)) md += `#### ${repo}\n\n${table(rows)}\n`;
+  if (rep.rescue) {
+    const r = rep.rescue;
+    md += '### Whole-file rescue\n\n';
+    md += `${r.files} whole files the harness cut to head + tail, ${r.fixLines} fix lines.\n\n`;
+    md += '| | fix lines shown | share | characters |\n|---|---:|---:|---:|\n';
+    md += `| head + tail cut | ${r.cutKept} | ${pct(r.cutKept / r.fixLines)} | ${r.cutChars} |\n`;
+    md += `| skim, --max-chars of the cut | ${r.skimKept} | ${pct(r.skimKept / r.fixLines)} | ${r.skimChars} |\n\n`;
+  }
+  md += 'Methods:\n\n' + rep.methods.map((m) => `- \`${m.name}\`: ${m.description}`).join('\n') + '\n';
+  return md;
+}

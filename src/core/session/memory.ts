@@ -1,0 +1,111 @@
+/**
+ * Session memory: what one agent session has already been shown, per file path and line number.
+ *
+ * A later read of the same file collapses runs of lines that were shown before and have not
+ * changed into one "unchanged since an earlier read" marker: those lines are still in the agent's
+ * context, so leaving them out costs nothing. A line counts as seen only when the same path showed
+ * the same text at the same line number; an edit in between changes the text (or shifts the
+ * numbers), and the line is shown again. Memory is bounded (files and characters, oldest file
+ * out first) and never crosses sessions: each session is its own SessionMemory.
+ */
+import type { Document } from '../types.js';
+
+/** A serializable snapshot: path -> [line number, text] pairs, files in least-recently-read order. */
+export interface SessionSnapshot {
+  files: [string, [number, string][]][];
+}
+
+export interface SessionLimits {
+  /** Files remembered per session (oldest read evicted first). */
+  maxFiles: number;
+  /** Characters of line text remembered per session. */
+  maxChars: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxFiles: 256, maxChars: 4_000_000 };
+
+/** "./a/b.py" and "a//b.py" name the same file as "a/b.py". */
+export function normalizeSessionPath(path: string): string {
+  let p = path.replace(/\\/g, '/').replace(/\/{2,}/g, '/');
+  while (p.startsWith('./')) p = p.slice(2);
+  return p;
+}
+
+export class SessionMemory {
+  /** path -> line number -> text; Map order is recency order (oldest first). */
+  private readonly files = new Map<string, Map<number, string>>();
+  private chars = 0;
+
+  constructor(readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS) {}
+
+  static fromSnapshot(snapshot: SessionSnapshot | undefined, limits?: SessionLimits): SessionMemory {
+    const m = new SessionMemory(limits);
+    for (const [path, lines] of snapshot?.files ?? []) m.recordLines(path, lines);
+    return m;
+  }
+
+  snapshot(): SessionSnapshot {
+    return { files: [...this.files].map(([path, lines]) => [path, [...lines]]) };
+  }
+
+  get size(): { files: number; chars: number } {
+    return { files: this.files.size, chars: this.chars };
+  }
+
+  /** Was this exact text shown at this line of this file earlier in the session? */
+  hasSeen(path: string, lineNo: number, text: string): boolean {
+    return this.files.get(normalizeSessionPath(path))?.get(lineNo) === text;
+  }
+
+  /** Per input line of `doc`: 1 when that line was shown before, unchanged, in this session. */
+  seenMask(doc: Document): Uint8Array {
+    const seen = new Uint8Array(doc.lines.length);
+    for (const seg of doc.segments) {
+      if (!seg.path) continue;
+      const lines = this.files.get(normalizeSessionPath(seg.path));
+      if (!lines) continue;
+      for (const i of seg.lines) {
+        const l = doc.lines[i];
+        if (l.lineNo !== null && lines.get(l.lineNo) === l.text) seen[i] = 1;
+      }
+    }
+    return seen;
+  }
+
+  /** Remember the lines of `doc` that the output shows (mask 1), by file path and line number. */
+  recordShown(doc: Document, mask: Uint8Array): void {
+    for (const seg of doc.segments) {
+      if (!seg.path) continue;
+      const shown: [number, string][] = [];
+      for (const i of seg.lines) {
+        const l = doc.lines[i];
+        if (mask[i] && l.lineNo !== null) shown.push([l.lineNo, l.text]);
+      }
+      if (shown.length > 0) this.recordLines(seg.path, shown);
+    }
+  }
+
+  recordLines(path: string, lines: [number, string][]): void {
+    const key = normalizeSessionPath(path);
+    let file = this.files.get(key);
+    if (file) this.files.delete(key); // re-insert: most recent last
+    else file = new Map();
+    this.files.set(key, file);
+    for (const [no, text] of lines) {
+      const old = file.get(no);
+      if (old !== undefined) this.chars -= old.length;
+      file.set(no, text);
+      this.chars += text.length;
+    }
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const [path, lines] of this.files) {
+      if (this.files.size <= this.limits.maxFiles && this.chars <= this.limits.maxChars) return;
+      if (this.files.size === 1 && this.chars <= this.limits.maxChars) return;
+      this.files.delete(path);
+      for (const t of lines.values()) this.chars -= t.length;
+    }
+  }
+}
