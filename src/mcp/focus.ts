@@ -6,6 +6,12 @@ import type { PruneRequest, PruneResult } from '../core/types.js';
 
 export type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
 
+/** What a tool knows about the connection it serves. */
+export interface ToolContext {
+  /** The prune function carries the connection's session memory (see FocusOptions.remembers). */
+  remembers?: boolean;
+}
+
 /** Outputs with fewer lines than this are returned whole: pruning them saves little and risks a re-read. */
 export const SMALL_OUTPUT_LINES = 40;
 
@@ -15,25 +21,43 @@ export interface FocusOptions {
   notes: string[];
   kind: 'read_file' | 'grep';
   log?: (line: string) => void;
+  /**
+   * The prune function carries this connection's session memory: every output goes through it,
+   * even without a question, so lines shown before fold into "unchanged" markers and what is
+   * shown is remembered.
+   */
+  remembers?: boolean;
+  /** Prune to at most this many characters (a whole file under a limit). */
+  maxChars?: number;
+  /** The file line number of the output's first line, for raw windows. */
+  firstLine?: number;
 }
 
 export async function focus(prune: PruneFn, output: string, question: string | undefined, opts: FocusOptions): Promise<string> {
   const q = question?.trim() ?? '';
-  if (q === '') return output;
-  const lineCount = output.split('\n').length - (output.endsWith('\n') ? 1 : 0);
-  if (lineCount < SMALL_OUTPUT_LINES) return output;
+  if (!opts.remembers && opts.maxChars === undefined) {
+    if (q === '') return output;
+    const lineCount = output.split('\n').length - (output.endsWith('\n') ? 1 : 0);
+    if (lineCount < SMALL_OUTPUT_LINES) return output;
+  }
   let r: PruneResult;
   try {
-    r = await prune({ code: output, query: q, path: opts.path });
+    r = await prune({ code: output, query: q, path: opts.path, maxChars: opts.maxChars, firstLine: opts.firstLine });
   } catch (err) {
     (opts.log ?? stderrLog)(`skim mcp: prune failed, returning the output unpruned: ${(err as Error).message}`);
     return output;
   }
   if (r.omitted.length === 0) return output;
   const keptLines = r.keepMask.reduce((a, b) => a + b, 0);
+  const seen = r.seenLines ?? 0;
+  if (seen > 0)
+    opts.notes.push(
+      `[skim: ${seen} lines you were already shown in this session, unchanged, are folded into "unchanged since an earlier read" markers; they are above in your context]`,
+    );
+  if (seen === r.keepMask.length - keptLines) return withNewline(r.text); // nothing else omitted
   const reread =
     opts.kind === 'read_file'
-      ? 'to see an omitted range "(a-b)", call read_file with offset=a and limit=b-a+1'
+      ? 'to see an omitted range "(a-b)", call read_file with lines="a-b"'
       : 'read_file the file with offset/limit to see omitted lines';
   // Nothing kept: the agent must learn that skim judged the output unrelated (not that it failed),
   // and how to see it anyway if that judgement is wrong.
@@ -42,7 +66,11 @@ export async function focus(prune: PruneFn, output: string, question: string | u
       ? `nothing here looked relevant to the question (relevance ${r.score.toFixed(2)}), so all ${r.keepMask.length} lines were omitted; if you need them anyway, call ${opts.kind} again without context_focus_question, or `
       : `kept ${keptLines} of ${r.keepMask.length} lines for the question (${r.tokensOut} of ${r.tokensIn} tokens); `;
   opts.notes.push(`[skim: ${verdict}${reread}]`);
-  return r.text.endsWith('\n') || r.text === '' ? r.text : `${r.text}\n`;
+  return withNewline(r.text);
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') || text === '' ? text : `${text}\n`;
 }
 
 function stderrLog(line: string): void {

@@ -6,7 +6,7 @@
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { focus, type PruneFn } from './focus.js';
+import { focus, type PruneFn, type ToolContext } from './focus.js';
 import { looksBinary } from './readFile.js';
 import { type Workspace, WorkspaceError } from './workspace.js';
 
@@ -47,7 +47,7 @@ interface SearchState {
   truncated: string | null;
 }
 
-export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs): Promise<string> {
+export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, tool: ToolContext = {}): Promise<string> {
   const regex = compilePattern(args.pattern);
   const glob = args.glob ? globMatcher(args.glob) : null;
   const start = await ws.resolve(args.path ?? '.');
@@ -62,7 +62,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs): P
 
   const output = `${state.out.join('\n')}\n`;
   const notes: string[] = [];
-  const result = await focus(prune, output, args.context_focus_question, { notes, kind: 'grep' });
+  const result = await focus(prune, output, args.context_focus_question, { notes, kind: 'grep', remembers: tool.remembers });
   if (state.truncated) notes.push(`[results cut: ${state.truncated}; narrow the pattern, path or glob]`);
   notes.push(`[${state.matches} matching lines in ${state.filesWithMatches} files]`);
   return `${result}${notes.join('\n')}\n`;

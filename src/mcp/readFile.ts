@@ -5,7 +5,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { Workspace } from './workspace.js';
 import { WorkspaceError } from './workspace.js';
-import { focus, type PruneFn } from './focus.js';
+import { focus, type PruneFn, type ToolContext } from './focus.js';
 
 export const DEFAULT_LIMIT = 2000;
 /** Larger files are refused: an agent should grep them or read a window. */
@@ -18,6 +18,19 @@ export interface ReadFileArgs {
   context_focus_question?: string;
   offset?: number;
   limit?: number;
+  /** A range as a marker names it, "120-156" (instead of offset/limit). */
+  lines?: string;
+  /** Prune the file to at most this many characters. */
+  max_chars?: number;
+}
+
+/** "120-156" (or "120") -> offset and limit; a clear error otherwise. */
+export function parseLineRange(range: string): { offset: number; limit: number } {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(range);
+  const a = m ? Number(m[1]) : NaN;
+  const b = m?.[2] !== undefined ? Number(m[2]) : a;
+  if (!m || a < 1 || b < a) throw new WorkspaceError(`lines must be a range like "120-156" (first-last, 1-based), got "${range}"`);
+  return { offset: a, limit: b - a + 1 };
 }
 
 /** `cat -n` style: the number right-aligned in 6 columns, a tab, the line. */
@@ -29,7 +42,7 @@ export function looksBinary(buf: Buffer): boolean {
   return buf.subarray(0, 8192).includes(0);
 }
 
-export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFileArgs): Promise<string> {
+export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFileArgs, tool: ToolContext = {}): Promise<string> {
   const target = await ws.resolve(args.path);
   if (target.isDirectory) {
     throw new WorkspaceError(`${args.path} is a directory: use grep with path="${args.path}" to search it`);
@@ -45,8 +58,9 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   const lines = buf.toString('utf8').split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;
-  const offset = args.offset ?? 1;
-  const limit = args.limit ?? DEFAULT_LIMIT;
+  const range = args.lines !== undefined ? parseLineRange(args.lines) : undefined;
+  const offset = range?.offset ?? args.offset ?? 1;
+  const limit = range?.limit ?? args.limit ?? DEFAULT_LIMIT;
   if (offset > total) {
     throw new WorkspaceError(`offset ${offset} is past the end of ${args.path} (${total} lines)`);
   }
@@ -60,7 +74,13 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   const numbered = `${shown.join('\n')}\n`;
 
   const notes: string[] = [];
-  const out = await focus(prune, numbered, args.context_focus_question, { path: target.rel, notes, kind: 'read_file' });
+  const out = await focus(prune, numbered, args.context_focus_question, {
+    path: target.rel,
+    notes,
+    kind: 'read_file',
+    remembers: tool.remembers,
+    maxChars: args.max_chars,
+  });
   if (last < total || offset > 1) {
     const more = last < total ? `; call read_file with offset=${last + 1} to read on` : '';
     notes.push(`[${target.rel} has ${total} lines; this shows lines ${offset}-${last}${more}]`);

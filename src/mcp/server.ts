@@ -11,6 +11,7 @@ import type { PruneFn } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
 import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
 import { Workspace, WorkspaceError } from './workspace.js';
+import { SessionMemory } from '../core/session/memory.js';
 
 const QUESTION_HELP =
   'Goal hint: what you need from this output, as one complete question about the logic, e.g. ' +
@@ -24,7 +25,8 @@ export const READ_FILE_DESCRIPTION =
   `Shows up to ${DEFAULT_LIMIT} lines from \`offset\` (1-based); use offset/limit to read a window of a long file. ` +
   'With context_focus_question, the output is pruned to the lines that answer that question plus what they depend on ' +
   '(imports, enclosing function/class headers, closing brackets); kept lines keep their original numbers. ' +
-  'If you need an omitted range "(a-b)", call read_file again with offset=a and limit=b-a+1 and no question. ' +
+  'If you need an omitted range "(a-b)", call read_file again with lines="a-b" and no question. ' +
+  'Lines this session was already shown, unchanged, are folded into "unchanged since an earlier read (a-b)" markers: they are in your context above. ' +
   'Paths are relative to the workspace root; nothing outside it can be read.';
 
 export const GREP_DESCRIPTION =
@@ -51,6 +53,10 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const ws = await Workspace.open(opts.root);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = new McpServer({ name: 'skim', version: VERSION });
+  // One connection is one session: what it was shown, it need not be shown again unchanged.
+  const session = new SessionMemory();
+  const prune: PruneFn = (req) => opts.prune({ ...req, session });
+  const tool = { remembers: true };
 
   /** Tool errors the agent can act on become isError results; anything else is logged too. */
   let running = 0;
@@ -77,10 +83,17 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
         context_focus_question: z.string().optional().describe(QUESTION_HELP),
         offset: z.number().int().min(1).optional().describe('First line to show, 1-based (default 1).'),
         limit: z.number().int().min(1).optional().describe(`Number of lines to show (default ${DEFAULT_LIMIT}).`),
+        lines: z.string().optional().describe('A range to show, as markers name it: "120-156" (instead of offset/limit).'),
+        max_chars: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('Show the whole file (or window) pruned to at most this many characters, the lines that serve the question first.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => run('read_file', () => readFileTool(ws, opts.prune, args)),
+    async (args) => run('read_file', () => readFileTool(ws, prune, args, tool)),
   );
 
   server.registerTool(
@@ -96,7 +109,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => run('grep', () => grepTool(ws, opts.prune, args)),
+    async (args) => run('grep', () => grepTool(ws, prune, args, tool)),
   );
 
   log(`skim mcp: serving read_file and grep for ${ws.root}`);

@@ -24,11 +24,13 @@ import {
   batchRequestSchema,
   describeZodError,
   pruneRequestSchema,
+  type PruneRequestBody,
   rankRequestSchema,
   swePrunerRequestSchema,
 } from './schemas.js';
 import { failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
 import { rankDocuments } from './rank.js';
+import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
 
 export interface AppOptions {
@@ -49,6 +51,8 @@ export interface AppOptions {
   languages?: () => string[] | Promise<string[]>;
   publicDir?: string;
   examplesDir?: string;
+  /** Bounds of the in-memory session memories (requests with a `session` id). */
+  sessions?: SessionStoreOptions;
 }
 
 export const DEFAULTS = {
@@ -66,6 +70,7 @@ export function createApp(options: AppOptions): Hono {
   const semaphore = new Semaphore(maxConcurrent, options.maxQueue ?? DEFAULTS.maxQueue);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const publicDir = options.publicDir ?? join(PACKAGE_ROOT, 'public');
+  const sessions = new SessionStore(options.sessions);
   const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');
 
   /** One prune under the limits; fails open except when the server is overloaded (503). */
@@ -147,14 +152,22 @@ export function createApp(options: AppOptions): Hono {
     return c.json(toSwePrunerResponse(body.query, body.code, result));
   });
 
+  /** A request body as a core request: a session id becomes that session's memory. */
+  const withSession = ({ session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessions.get(session) } : req);
+
   app.post('/v1/prune', async (c) => {
     const req = parse(pruneRequestSchema, await readJson(c));
-    return c.json(await runPrune(req));
+    return c.json(await runPrune(withSession(req)));
   });
 
   app.post('/v1/prune/batch', async (c) => {
     const { requests } = parse(batchRequestSchema, await readJson(c));
-    return c.json({ results: await runAll(requests, runPrune) });
+    // Reads of a session build on each other: a batch that names one runs in order.
+    const reqs = requests.map(withSession);
+    if (!requests.some((r) => r.session !== undefined)) return c.json({ results: await runAll(reqs, runPrune) });
+    const results: PruneResultJson[] = [];
+    for (const r of reqs) results.push(await runPrune(r));
+    return c.json({ results });
   });
 
   app.post('/v1/rank', async (c) => {

@@ -20,7 +20,15 @@ export const pruneRequestSchema = z.object({
   repair: z.boolean().optional(),
   keepSmall: z.boolean().optional(),
   pinLines: z.array(z.number().int().min(1)).max(100_000).optional(),
+  maxChars: z.number().int().nonnegative().optional(),
+  task: z.string().optional(),
+  firstLine: z.number().int().min(1).optional(),
+  window: z.boolean().optional(),
+  /** Session memory: requests naming the same session share what they were shown (in order). */
+  session: z.string().min(1).max(256).optional(),
 });
+
+export type PruneRequestBody = z.infer<typeof pruneRequestSchema>;
 
 export const MAX_BATCH = 64;
 

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 
@@ -18,8 +19,24 @@ export interface WorkerPoolOptions {
 }
 
 interface Pending {
-  resolve: (r: PruneResult) => void;
+  resolve: (r: PruneResult, memory?: SessionSnapshot) => void;
   reject: (e: Error) => void;
+}
+
+/** To a worker: the request (without its SessionMemory) and the part of the session it can use. */
+export interface WorkerRequest {
+  id: number;
+  req: PruneRequest;
+  memory?: SessionSnapshot;
+}
+
+/** From a worker: the result and what its copy of the session now holds, or an error. */
+export interface WorkerReply {
+  id: number;
+  result?: PruneResult;
+  memory?: SessionSnapshot;
+  error?: string;
+  code?: string;
 }
 
 interface Slot {
@@ -58,12 +75,12 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       stderr: false,
     });
     const slot: Slot = { worker, pending: new Map() };
-    worker.on('message', (msg: { id: number; result?: PruneResult; error?: string; code?: string }) => {
+    worker.on('message', (msg: WorkerReply) => {
       const p = slot.pending.get(msg.id);
       if (!p) return;
       slot.pending.delete(msg.id);
       if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
-      else p.resolve(msg.result!);
+      else p.resolve(msg.result!, msg.memory);
     });
     const fail = (err: Error) => {
       for (const p of slot.pending.values()) p.reject(err);
@@ -121,9 +138,11 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
         }
         signal?.addEventListener('abort', onAbort, { once: true });
         slot.pending.set(id, {
-          resolve: (r) => {
+          resolve: (r, memory) => {
             signal?.removeEventListener('abort', onAbort);
             release(slot);
+            // what the worker's copy of the session recorded goes back into the session
+            if (memory) req.session?.merge(memory);
             resolve(r);
           },
           reject: (e) => {
@@ -132,7 +151,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
             reject(e);
           },
         });
-        slot.worker.postMessage({ id, req });
+        // A SessionMemory does not cross threads: the worker gets the part this request can use.
+        const { session, ...plain } = req;
+        const message: WorkerRequest = { id, req: plain, ...(session ? { memory: session.snapshotFor(req.code, req.path) } : {}) };
+        slot.worker.postMessage(message);
       });
     },
     async close(): Promise<void> {

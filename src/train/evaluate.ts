@@ -139,8 +139,9 @@ export async function evaluateSets(
             p4r += recallOf((await q({ ratio: 4 })).keepMask, f.agg).hit;
             p8r += recallOf((await q({ ratio: 8 })).keepMask, f.agg).hit;
             if (withThreshold) {
-              const t0 = await q({ repair: false });
-              const t1 = await q({});
+              // threshold mode at the calibrated τ (what calibration sets), without the read policy
+              const t0 = await q({ repair: false, relativeThreshold: 0.5 });
+              const t1 = await q({ relativeThreshold: 0.5 });
               thr += recallOf(t0.keepMask, f.agg).hit;
               thrR += recallOf(t1.keepMask, f.agg).hit;
               goldIn += t1.tokensIn;
@@ -150,7 +151,7 @@ export async function evaluateSets(
         } else {
           if (f.role === 'distractor') docDistractor.push(sp.scorer.score({ query: f.query, lines: f.lines, syntax: syn, language: f.lang, path: f.path }).docScore);
           if (!opts.prune) continue;
-          const base = { code, query: f.query, path: f.path, language: f.lang };
+          const base = { code, query: f.query, path: f.path, language: f.lang, relativeThreshold: 0.5 };
           const t0 = await pruneWith(sp.scorer, { ...base, repair: false });
           const t1 = await pruneWith(sp.scorer, base);
           distIn += t0.tokensIn;

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { makeWorkspace, type Fixture } from './workspaceFixture.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,21 +47,15 @@ describe('skim mcp over stdio', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(['grep', 'read_file']);
     const read = byName.read_file;
-    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'limit', 'offset', 'path']);
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'limit', 'lines', 'max_chars', 'offset', 'path']);
     expect(read.inputSchema.required).toEqual(['path']);
     expect(Object.keys(byName.grep.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'glob', 'path', 'pattern']);
-    expect(read.description).toMatch(/offset=a and limit=b-a\+1/);
+    expect(read.description).toMatch(/lines="a-b"/);
+    expect(read.description).toMatch(/unchanged since an earlier read/);
     const hint = JSON.stringify(read.inputSchema.properties?.context_focus_question);
     expect(hint).toMatch(/complete question/);
     expect(hint).toMatch(/not file names or line numbers/);
     expect(hint).toMatch(/empty/);
-  });
-
-  it('reads a file numbered like cat -n, whole without a question', async () => {
-    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py' } }));
-    const lines = out.trimEnd().split('\n');
-    expect(lines).toHaveLength(fx.longLines);
-    expect(lines[0]).toBe('     1\t"""A small HTTP session: connection settings, proxy selection, retries and cookies."""');
   });
 
   it('prunes to the question, keeping original numbers and marking omitted ranges', async () => {
@@ -78,11 +74,29 @@ describe('skim mcp over stdio', () => {
     expect(out).toMatch(/^\s+\d+\t {4}def select_proxy\(self, url: str\)/m);
     expect(out).toMatch(/\[skim: kept \d+ of \d+ lines/);
     // Every kept line is the original line with its original number.
-    const original = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py' } })).split('\n');
+    const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
     for (const l of numbered) {
-      const n = Number(l.split('\t')[0]);
-      expect(original[n - 1]).toBe(l);
+      const [n, line] = l.split(/\t(.*)/s);
+      expect(original[Number(n) - 1]).toBe(line);
     }
+  });
+
+  it('a later read of the same file shows what the first did not, and folds the rest into "unchanged" markers', async () => {
+    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py' } }));
+    expect(out).toMatch(/# \.\.\. \d+ lines? unchanged since an earlier read \(\d+-\d+\)/);
+    expect(out).toMatch(/\[skim: \d+ lines you were already shown in this session/);
+    const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
+    const numbered = out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
+    expect(numbered.length).toBeGreaterThan(0);
+    for (const l of numbered) {
+      const [n, line] = l.split(/\t(.*)/s);
+      expect(original[Number(n) - 1]).toBe(line);
+    }
+  });
+
+  it('reads a file numbered like cat -n, whole without a question', async () => {
+    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/small.py' } }));
+    expect(out).toBe('     1\tdef add(a, b):\n     2\t    return a + b\n');
   });
 
   it('refuses paths outside the root with a tool error, and keeps serving', async () => {

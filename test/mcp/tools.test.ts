@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 import { grepTool } from '../../src/mcp/grep.js';
-import { numberLine, readFileTool } from '../../src/mcp/readFile.js';
+import { numberLine, parseLineRange, readFileTool } from '../../src/mcp/readFile.js';
 import { Workspace } from '../../src/mcp/workspace.js';
 import { createPruner } from '../../src/index.js';
 import { fakePrune } from '../server/fakeRunner.js';
@@ -58,6 +58,21 @@ describe('read_file', () => {
     expect(lines.slice(0, 3).map((l) => l.split('\t')[0].trim())).toEqual(['10', '11', '12']);
     expect(lines[3]).toBe(`[session.py has ${fx.longLines} lines; this shows lines 10-12; call read_file with offset=13 to read on]`.replace('session.py', 'pkg/session.py'));
     await expect(readFileTool(ws, prune, { path: 'pkg/session.py', offset: 100000 })).rejects.toThrow(/past the end/);
+  });
+
+  it('takes a range as markers name it ("a-b"), and refuses a malformed one', async () => {
+    const out = await readFileTool(ws, prune, { path: 'pkg/session.py', lines: '10-12' });
+    expect(out.split('\n').slice(0, 3).map((l) => l.split('\t')[0].trim())).toEqual(['10', '11', '12']);
+    expect(parseLineRange('7')).toEqual({ offset: 7, limit: 1 });
+    for (const bad of ['12-10', '0-3', 'a-b', '1-2-3']) expect(() => parseLineRange(bad)).toThrow(/range like "120-156"/);
+  });
+
+  it('prunes to max_chars with the real pruner, the question first', async () => {
+    const real = createPruner();
+    const out = await readFileTool(ws, (r) => real.prune(r), { path: 'pkg/session.py', context_focus_question: 'Which proxy is selected for a URL?', max_chars: 1200 });
+    const body = out.split('\n').filter((l) => !l.startsWith('[skim'));
+    expect(body.join('\n').length).toBeLessThanOrEqual(1200);
+    expect(out).toMatch(/def select_proxy/);
   });
 
   it('prunes only with a question and a long output', async () => {

@@ -93,6 +93,43 @@ describe('routes with the real core', () => {
   });
 });
 
+describe('sessions over HTTP', () => {
+  const seenMarker = /lines unchanged since an earlier read \(\d+-\d+\)/;
+  it('a second read in the same session folds what the first showed; another session does not', async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const read = (session: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session }).then((r) => r.json());
+    expect((await read('run-1')).text).toBe(SESSION);
+    const again = await read('run-1');
+    expect(again.text).toMatch(seenMarker);
+    expect(again.seenLines).toBeGreaterThan(100);
+    expect((await read('run-2')).text).toBe(SESSION);
+  });
+
+  it('a batch naming a session runs in order', async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const req = { code: SESSION, path: 'session.py', session: 'b' };
+    const body = await (await post(a, '/v1/prune/batch', { requests: [req, req, { ...req, session: 'c' }] })).json();
+    expect(body.results[0].text).toBe(SESSION);
+    expect(body.results[1].text).toMatch(seenMarker);
+    expect(body.results[2].text).toBe(SESSION);
+  });
+
+  it('works through the worker pool: the session lives on the main thread', async () => {
+    const pool = createWorkerPool({ size: 1 });
+    try {
+      const a = createApp({ runner: pool, log: () => {} });
+      const read = () => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'w', query: QUESTION }).then((r) => r.json());
+      const first = await read();
+      const second = await read();
+      expect(first.text).not.toMatch(seenMarker);
+      expect(second.text).toMatch(seenMarker);
+      expect(second.tokensOut).toBeLessThan(first.tokensOut);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('worker-thread pool', () => {
   const pool = createWorkerPool({ size: 1 });
   afterAll(() => pool.close());

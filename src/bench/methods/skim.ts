@@ -1,7 +1,8 @@
 /**
  * skim itself through its public API: `skim` (createPruner() with the default scorer: the learned
  * model when models/default is present), `heuristic` (the heuristic scorer alone) and `no-repair`
- * (the default pruner with repair disabled). Adaptive = threshold mode; budgets = `ratio`.
+ * (the default pruner with repair disabled). Adaptive = threshold mode at the calibrated τ (the
+ * read policy is left to the agent-run replay); budgets = `ratio`.
  * `skim@<τ>` is skim in threshold mode at a fixed τ instead of the calibrated one, to chart the
  * recall / compression trade-off a user would get from `skim prune --threshold τ`.
  */
@@ -26,6 +27,9 @@ function pruneMethod(
       const req: PruneRequest = { code: f.file.code, query: f.query, language: f.language, ...extra };
       if (f.file.path) req.path = f.file.path;
       if (b.ratio !== undefined) req.ratio = b.ratio;
+      // Adaptive = threshold mode at the calibrated τ: these suites judge files one by one; the
+      // read policy on top of it is fitted and measured on whole agent runs (trajectories).
+      else if (req.threshold === undefined) req.relativeThreshold = 0.5;
       const r = await pruner.prune(req);
       return { text: r.text, keepMask: r.keepMask, tokensOut: r.tokensOut };
     },

@@ -7,9 +7,11 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { numberLines, readTextFileExact } from '../../tools/fileTools.js';
 import { action, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
+import { type SessionFlags, taskOf, withSession } from '../session.js';
 
-interface CatFlags {
+interface CatFlags extends SessionFlags {
   focus?: string;
+  maxChars?: number;
   ratio?: number;
   tokens?: number;
   offset?: number;
@@ -26,12 +28,16 @@ export function registerCat(program: Command): void {
     .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
     .option('-r, --ratio <n>', 'budget: at most 1/n of the tokens', parseRatio)
     .option('-t, --tokens <n>', 'budget: at most n tokens', parseTokens)
+    .option('--max-chars <n>', 'budget: at most n characters (a whole file under a limit, the lines that serve --focus first)', parseTokens)
+    .option('--session <id>', 'session memory: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
+    .option('--task <text>', "the run's overall task, scored next to --focus (default: $SKIM_TASK)")
     .option('--offset <line>', 'first line to show (1-based)', parseTokens)
     .option('--limit <n>', 'number of lines to show', parseTokens)
     .option('--scorer <name>', 'learned (default) or heuristic')
     .option('--model <dir>', 'model weights directory')
-    .action(action(async (files: string[], flags: CatFlags) => {
+    .action(action(async (files: string[], flags: CatFlags) => withSession(flags, async (session) => {
       const pruner = prunerFor(flags);
+      const task = taskOf(flags);
       let status = 0;
       for (const file of files) {
         let text: string;
@@ -46,16 +52,25 @@ export function registerCat(program: Command): void {
         }
         const numbered = numberLines(text, { offset: flags.offset, limit: flags.limit });
         if (files.length > 1) await writeOut(`==> ${file} <==\n`);
-        if (!flags.focus && flags.ratio === undefined && flags.tokens === undefined) {
+        if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined && flags.maxChars === undefined) {
           await writeOut(numbered, encoding);
           continue;
         }
         // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
         if (encoding === 'latin1') warn(`${file}: not valid UTF-8: pruned as Latin-1, bytes kept as they are`);
-        const result = await pruner.prune({ code: numbered, query: flags.focus, path: file, ratio: flags.ratio, tokens: flags.tokens });
+        const result = await pruner.prune({
+          code: numbered,
+          query: flags.focus,
+          task,
+          path: file,
+          ratio: flags.ratio,
+          tokens: flags.tokens,
+          maxChars: flags.maxChars,
+          session,
+        });
         for (const w of result.warnings) if (!w.startsWith('no query')) warn(`${file}: ${w}`);
         await writeOut(result.text, encoding);
       }
       return status;
-    }));
+    })));
 }

@@ -7,8 +7,9 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { grepFiles } from '../../tools/fileTools.js';
 import { action, parseCount, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
+import { type SessionFlags, taskOf, withSession } from '../session.js';
 
-interface GrepFlags {
+interface GrepFlags extends SessionFlags {
   focus?: string;
   glob?: string;
   ignoreCase?: boolean;
@@ -39,9 +40,11 @@ export function registerGrep(program: Command): void {
     .option('-m, --max-count <n>', 'stop after n matching lines in total', parseCount)
     .option('--ratio <n>', 'budget: at most 1/n of the tokens', parseRatio)
     .option('-t, --tokens <n>', 'budget: at most n tokens', parseTokens)
+    .option('--session <id>', 'session memory: remember what this search showed (default: $SKIM_SESSION)')
+    .option('--task <text>', "the run's overall task, scored next to --focus (default: $SKIM_TASK)")
     .option('--scorer <name>', 'learned (default) or heuristic')
     .option('--model <dir>', 'model weights directory')
-    .action(action(async (pattern: string, paths: string[], flags: GrepFlags) => {
+    .action(action(async (pattern: string, paths: string[], flags: GrepFlags) => withSession(flags, async (session) => {
       try {
         const pruner = prunerFor(flags);
         const res = await grepFiles(pattern, paths, {
@@ -54,11 +57,11 @@ export function registerGrep(program: Command): void {
         for (const e of res.errors) process.stderr.write(`skim grep: ${e}\n`);
         if (res.truncated) warn(`stopped after ${res.matches} matches`);
         if (res.matches === 0) return 1;
-        if (!flags.focus && flags.ratio === undefined && flags.tokens === undefined) {
+        if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined) {
           await writeOut(res.output);
           return 0;
         }
-        const result = await pruner.prune({ code: res.output, query: flags.focus, ratio: flags.ratio, tokens: flags.tokens });
+        const result = await pruner.prune({ code: res.output, query: flags.focus, task: taskOf(flags), ratio: flags.ratio, tokens: flags.tokens, session });
         for (const w of result.warnings) if (!w.startsWith('no query')) warn(w);
         await writeOut(result.text);
         return 0;
@@ -69,5 +72,5 @@ export function registerGrep(program: Command): void {
         }
         throw err;
       }
-    }));
+    })));
 }

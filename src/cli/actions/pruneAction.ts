@@ -10,11 +10,15 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
+import { SessionMemory } from '../../core/session/memory.js';
+import { type SessionFlags, taskOf, withSession } from '../session.js';
 import { decodeText, isValidUtf8 } from '../../tools/fileTools.js';
 import { action, parseRatio, parseThreshold, parseTokens, prunerFor, readInput, warn, writeOut } from '../io.js';
 
-interface PruneFlags {
+interface PruneFlags extends SessionFlags {
   query?: string;
+  maxChars?: number;
+  firstLine?: number;
   ratio?: number;
   tokens?: number;
   threshold?: number;
@@ -35,7 +39,11 @@ export function registerPrune(program: Command): void {
     .option('-q, --query <text>', 'the goal hint: what you need from this code')
     .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', parseRatio)
     .option('-t, --tokens <n>', 'budget: output tokens <= n', parseTokens)
-    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: calibrated)', parseThreshold)
+    .option('--max-chars <n>', 'budget: output characters <= n, markers included', parseTokens)
+    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', parseThreshold)
+    .option('--task <text>', "the run's overall task, scored next to --query (default: $SKIM_TASK)")
+    .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', parseTokens)
+    .option('--session <id>', 'session memory on disk: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
     .option('-l, --language <name>', 'language (default: from the path or content)')
     .option('--json', 'print one JSON object (text, kept, omitted, score, tokensIn, tokensOut, language, ms)')
     .option('--explain', 'show every line with its keep score, gate split and why it was kept')
@@ -44,37 +52,47 @@ export function registerPrune(program: Command): void {
     .option('--scorer <name>', 'learned (default) or heuristic')
     .option('--model <dir>', 'model weights directory (default: the shipped model)')
     .action(action(async (file: string | undefined, flags: PruneFlags) => {
-      if (flags.ratio !== undefined && flags.tokens !== undefined) throw new SkimError('give either --ratio or --tokens, not both', 'EUSAGE');
+      if ([flags.ratio, flags.tokens, flags.maxChars].filter((v) => v !== undefined).length > 1)
+        throw new SkimError('give one budget: --ratio, --tokens or --max-chars', 'EUSAGE');
+      if (flags.firstLine === 0) throw new SkimError('--first-line is 1-based', 'EUSAGE');
       const pruner = prunerFor(flags);
       if (flags.batch) return runBatch(pruner, flags.batch, flags);
-      const buf = await readInput(file);
-      const utf8 = isValidUtf8(buf);
-      const code = decodeText(buf);
-      if (!utf8) {
-        // Fail open: the original bytes, untouched.
-        warn('input is not valid UTF-8: returned unchanged');
-        if (flags.json) await writeOut(JSON.stringify(jsonResult(wholeResult(code, 'input is not valid UTF-8: returned unchanged'))) + '\n');
-        else await new Promise<void>((r) => process.stdout.write(buf, () => r()));
-        return 0;
-      }
-      const req: PruneRequest = {
-        code,
-        query: flags.query,
-        path: file && file !== '-' ? file : undefined,
-        language: flags.language,
-        ratio: flags.ratio,
-        tokens: flags.tokens,
-        threshold: flags.threshold,
-        explain: flags.explain,
-        repair: flags.repair,
-      };
-      const result = await pruner.prune(req);
-      for (const w of result.warnings) warn(w);
-      if (flags.json) await writeOut(JSON.stringify(jsonResult(result, flags.explain)) + '\n');
-      else if (flags.explain) await writeOut(renderExplain(code, result));
-      else await writeOut(result.text);
-      return 0;
+      return withSession(flags, (session) => pruneOne(pruner, file, flags, session));
     }));
+}
+
+async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFlags, session: SessionMemory | undefined): Promise<number> {
+  const buf = await readInput(file);
+  const utf8 = isValidUtf8(buf);
+  const code = decodeText(buf);
+  if (!utf8) {
+    // Fail open: the original bytes, untouched.
+    warn('input is not valid UTF-8: returned unchanged');
+    if (flags.json) await writeOut(JSON.stringify(jsonResult(wholeResult(code, 'input is not valid UTF-8: returned unchanged'))) + '\n');
+    else await new Promise<void>((r) => process.stdout.write(buf, () => r()));
+    return 0;
+  }
+  const req: PruneRequest = {
+    code,
+    query: flags.query,
+    path: file && file !== '-' ? file : undefined,
+    language: flags.language,
+    ratio: flags.ratio,
+    tokens: flags.tokens,
+    maxChars: flags.maxChars,
+    threshold: flags.threshold,
+    explain: flags.explain,
+    repair: flags.repair,
+    task: taskOf(flags),
+    firstLine: flags.firstLine,
+    session,
+  };
+  const result = await pruner.prune(req);
+  for (const w of result.warnings) warn(w);
+  if (flags.json) await writeOut(JSON.stringify(jsonResult(result, flags.explain)) + '\n');
+  else if (flags.explain) await writeOut(renderExplain(code, result));
+  else await writeOut(result.text);
+  return 0;
 }
 
 /** The --json shape: the documented fields, plus per-file ranges (numbered/grep input), warnings and (with --explain) per-line scores. */
@@ -92,6 +110,8 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
   if (r.files) out.files = r.files;
   if (r.scorer) out.scorer = r.scorer;
   if (r.threshold !== undefined) out.threshold = r.threshold;
+  if (r.policy) out.policy = r.policy;
+  if (r.seenLines) out.seenLines = r.seenLines;
   if (r.warnings.length) out.warnings = r.warnings;
   if (explain && r.explain) out.explain = r.explain;
   return out;
@@ -140,8 +160,14 @@ interface BatchLine {
   language?: string;
   ratio?: number;
   tokens?: number;
+  maxChars?: number;
   threshold?: number;
   explain?: boolean;
+  task?: string;
+  firstLine?: number;
+  window?: boolean;
+  /** Lines of one session share memory, in file order (in this process only). */
+  session?: string;
 }
 
 async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promise<number> {
@@ -155,6 +181,7 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
   const rl = readline.createInterface({ input, crlfDelay: Infinity });
   let failures = 0;
   let lineNo = 0;
+  const sessions = new Map<string, SessionMemory>();
   for await (const raw of rl) {
     lineNo++;
     if (raw.trim() === '') continue;
@@ -170,16 +197,29 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
       let code = req.code;
       if (code === undefined && typeof req.path === 'string') code = decodeText(await readInput(req.path));
       if (typeof code !== 'string') throw new SkimError(`line ${lineNo}: needs "code" or "path"`, 'EUSAGE');
+      if (req.session !== undefined && (typeof req.session !== 'string' || req.session === ''))
+        throw new SkimError(`line ${lineNo}: "session" must be a non-empty string`, 'EUSAGE');
+      let session: SessionMemory | undefined;
+      if (req.session !== undefined) {
+        session = sessions.get(req.session) ?? new SessionMemory();
+        sessions.set(req.session, session);
+      }
+      const ownBudget = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
       const result = await pruner.prune({
         code,
         query: req.query ?? flags.query,
         language: req.language ?? flags.language,
         path: req.path,
-        ratio: req.ratio ?? (req.tokens === undefined ? flags.ratio : undefined),
-        tokens: req.tokens ?? (req.ratio === undefined ? flags.tokens : undefined),
+        ratio: ownBudget ? req.ratio : flags.ratio,
+        tokens: ownBudget ? req.tokens : flags.tokens,
+        maxChars: ownBudget ? req.maxChars : flags.maxChars,
         threshold: req.threshold ?? flags.threshold,
         explain: req.explain ?? flags.explain,
         repair: flags.repair,
+        task: req.task ?? taskOf(flags),
+        firstLine: req.firstLine,
+        window: req.window,
+        session,
       });
       await writeOut(JSON.stringify({ id, ...jsonResult(result, req.explain ?? flags.explain) }) + '\n');
     } catch (err) {

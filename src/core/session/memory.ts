@@ -48,6 +48,22 @@ export class SessionMemory {
     return { files: [...this.files].map(([path, lines]) => [path, [...lines]]) };
   }
 
+  /**
+   * The part of the memory one request can use: the files named by `path` or occurring in `code`
+   * (grep output names its files). What a worker thread needs, without the whole session.
+   */
+  snapshotFor(code: string, path?: string): SessionSnapshot {
+    const files: SessionSnapshot['files'] = [];
+    const wanted = path === undefined ? undefined : normalizeSessionPath(path);
+    for (const [p, lines] of this.files) if (p === wanted || code.includes(p)) files.push([p, [...lines]]);
+    return { files };
+  }
+
+  /** Take in what another copy of (part of) this memory recorded. */
+  merge(snapshot: SessionSnapshot): void {
+    for (const [path, lines] of snapshot.files) this.recordLines(path, lines);
+  }
+
   get size(): { files: number; chars: number } {
     return { files: this.files.size, chars: this.chars };
   }
@@ -57,11 +73,15 @@ export class SessionMemory {
     return this.files.get(normalizeSessionPath(path))?.get(lineNo) === text;
   }
 
-  /** Per input line of `doc`: 1 when that line was shown before, unchanged, in this session. */
+  /**
+   * Per input line of `doc`: 1 when that line was shown before, unchanged, in this session. Only
+   * file reads collapse: grep output is an index of locations the agent navigates by, and each of
+   * its lines costs about what a marker would.
+   */
   seenMask(doc: Document): Uint8Array {
     const seen = new Uint8Array(doc.lines.length);
     for (const seg of doc.segments) {
-      if (!seg.path) continue;
+      if (!seg.path || !seg.contiguous) continue;
       const lines = this.files.get(normalizeSessionPath(seg.path));
       if (!lines) continue;
       for (const i of seg.lines) {
