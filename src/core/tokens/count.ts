@@ -9,10 +9,19 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 const CHUNK_CHARS = 100_000;
 /** A run of non-space characters longer than this is estimated: BPE on one huge pre-token is quadratic. */
 const LONG_RUN = 2_000;
+/**
+ * Special-token strings in a file (`<|endoftext|>`, `<|im_start|>`) are ordinary text: the
+ * tokenizer's default refuses them (throws), and allowing them would count each as one token.
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+function exact(text: string): number {
+  return countO200k(text, AS_TEXT);
+}
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length <= LONG_RUN) return countO200k(text);
+  if (text.length <= LONG_RUN) return exact(text);
   let total = 0;
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
@@ -35,13 +44,13 @@ function countChunk(chunk: string): number {
     const c = i < chunk.length ? chunk.charCodeAt(i) : 32;
     if (c === 32 || c === 10 || c === 9 || c === 13) {
       if (i - runStart >= LONG_RUN) {
-        total += countO200k(chunk.slice(last, runStart)) + Math.ceil((i - runStart) / 2);
+        total += exact(chunk.slice(last, runStart)) + Math.ceil((i - runStart) / 2);
         last = i;
       }
       runStart = i + 1;
     }
   }
-  return total + countO200k(chunk.slice(last));
+  return total + exact(chunk.slice(last));
 }
 
 const lineCache = new Map<string, number>();
