@@ -1,13 +1,13 @@
 /**
  * The `skim` command on hostile input (issue #20): text that looks like tokenizer control tokens,
- * special files (FIFOs), catastrophic regular expressions and unbounded stdin. Each answers
- * promptly with output or a one-line error and the README's exit code.
+ * special files (FIFOs) and files over the input cap. Each answers promptly with output or a
+ * one-line error and the README's exit code.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-hostile-'));
@@ -49,5 +49,56 @@ describe('special-token strings are text', () => {
     expect(o.error).toBeUndefined();
     expect(o.id).toBe('s');
     expect(o.tokensOut).toBeLessThanOrEqual(Math.floor(o.tokensIn / 2));
+  });
+});
+
+describe('special files named on the command line', () => {
+  const fifo = path.join(tmp, 'pipe.py');
+  const dir = path.join(tmp, 'tree');
+  const ok = path.join(dir, 'ok.py');
+  beforeAll(() => {
+    mkdirSync(dir);
+    writeFileSync(ok, 'def select_proxy():\n    return 1\n');
+    execFileSync('mkfifo', [fifo]);
+    execFileSync('mkfifo', [path.join(dir, 'inner.py')]);
+  });
+
+  it('skim cat reports a FIFO (exit 1) and prints the other files', () => {
+    const r = skim(['cat', fifo, ok], { timeout: 15_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`skim cat: not a regular file (a FIFO): ${fifo}\n`);
+    expect(r.stdout).toContain('def select_proxy');
+  });
+
+  it('skim grep reports a FIFO it was given and skips one met in a walk', () => {
+    const named = skim(['grep', 'select_proxy', fifo, ok], { timeout: 15_000 });
+    expect(named.signal).toBeNull();
+    expect(named.status).toBe(0);
+    expect(named.stderr).toContain(`skim grep: not a regular file (a FIFO): ${fifo}`);
+    expect(named.stdout).toContain('ok.py:1:def select_proxy');
+    const walked = skim(['grep', 'select_proxy', dir], { timeout: 15_000 });
+    expect(walked.signal).toBeNull();
+    expect(walked.status).toBe(0);
+    expect(walked.stderr).toBe('');
+    expect(walked.stdout).toBe(`${ok}:1:def select_proxy():\n`);
+  });
+
+  it('skim prune refuses a FIFO with one line, exit 66', () => {
+    const r = skim(['prune', fifo, '--query', 'x'], { timeout: 15_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(66);
+    expect(r.stderr).toBe(`skim: not a regular file (a FIFO): ${fifo}\n`);
+  });
+});
+
+describe('input over the cap', () => {
+  it('a file over it: one line, exit 65 (a sparse file: no 64 MiB written)', () => {
+    const big = path.join(tmp, 'big.py');
+    writeFileSync(big, '');
+    truncateSync(big, 70 * 1024 * 1024);
+    const r = skim(['prune', big, '--query', 'x']);
+    expect(r.status).toBe(65);
+    expect(r.stderr).toBe(`skim: input too large (over the 64 MiB limit): ${big}\n`);
   });
 });
