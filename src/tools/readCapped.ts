@@ -1,5 +1,5 @@
 /**
- * The one way skim reads a file someone named (CLI input, `skim cat`/`skim grep`, the
+ * The one way skim reads a file or stream someone named (CLI input, `skim cat`/`skim grep`, the
  * MCP tools): regular files only, and never more than a byte cap. A FIFO blocks a read until a
  * writer comes (forever, for an agent's tool call), and a character device such as /dev/zero
  * never ends while its stat size says 0: so the file type is checked before the file is opened,
@@ -9,7 +9,7 @@ import { constants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { SkimError } from '../core/errors.js';
 
-/** The hard limit on one input file to the CLI. */
+/** The hard limit on one input (a file, stdin) to the CLI. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /** Open flags: should the path have become a FIFO since the stat, open must not wait for a writer. */
@@ -81,4 +81,18 @@ export async function readRegularFile(file: string, maxBytes: number, name = fil
   } finally {
     await fh.close();
   }
+}
+
+/** All of a stream (stdin), at most `maxBytes`: reading stops as soon as the cap is passed. */
+export async function readStreamCapped(stream: AsyncIterable<Buffer | string>, maxBytes: number, name: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const c of stream) {
+    const buf = typeof c === 'string' ? Buffer.from(c) : c;
+    total += buf.length;
+    // leaving the loop destroys the stream: the writer gets EPIPE instead of filling our heap
+    if (total > maxBytes) throw tooLarge(name, maxBytes);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, total);
 }

@@ -1,6 +1,6 @@
 /**
  * The `skim` command on hostile input (issue #20): text that looks like tokenizer control tokens,
- * special files (FIFOs) and files over the input cap. Each answers promptly with output or a
+ * special files (FIFOs) and input over the cap (a file or stdin). Each answers promptly with output or a
  * one-line error and the README's exit code.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -93,6 +93,20 @@ describe('special files named on the command line', () => {
 });
 
 describe('input over the cap', () => {
+  it('stdin: reading stops at the cap, one line, exit 65 (the message a file gets)', () => {
+    // 100 MB of "x = 1" lines, as in the issue (`yes "x = 1" | head -c 100M`); the cap is 64 MiB
+    // (src/tools/readCapped.ts). skim exits before taking it all: writing the rest fails (EPIPE).
+    const line = Buffer.from('x = 1\n');
+    const input = Buffer.alloc(100_000_000);
+    for (let i = 0; i < input.length; i += line.length) line.copy(input, i);
+    const t0 = Date.now();
+    const r = skim(['prune', '-', '--query', 'x'], { input });
+    expect(r.status).toBe(65);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('skim: input too large (over the 64 MiB limit): stdin\n');
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
   it('a file over it: one line, exit 65 (a sparse file: no 64 MiB written)', () => {
     const big = path.join(tmp, 'big.py');
     writeFileSync(big, '');

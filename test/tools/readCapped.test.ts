@@ -3,9 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SkimError } from '../../src/core/errors.js';
-import { readRegularFile } from '../../src/tools/readCapped.js';
+import { readRegularFile, readStreamCapped } from '../../src/tools/readCapped.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-read-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -83,5 +84,28 @@ describe('readRegularFile', () => {
   it.runIf(existsSync('/proc/self/maps'))('enforces the cap while reading, where stat says 0 bytes (procfs)', async () => {
     const err = await errorOf(readRegularFile('/proc/self/maps', 16));
     expect(err.code).toBe('ETOOLARGE');
+  });
+});
+
+describe('readStreamCapped', () => {
+  it('returns the whole stream under the cap', async () => {
+    const buf = await readStreamCapped(Readable.from([Buffer.from('ab'), 'cd']), 4, 'stdin');
+    expect(buf.toString()).toBe('abcd');
+  });
+
+  it('stops reading once the cap is passed', async () => {
+    let produced = 0;
+    const endless = Readable.from(
+      (function* () {
+        for (;;) {
+          produced++;
+          yield Buffer.alloc(1024, 'x');
+        }
+      })(),
+    );
+    const err = await errorOf(readStreamCapped(endless, 64 * 1024, 'stdin'));
+    expect(err.code).toBe('ETOOLARGE');
+    expect(err.message).toBe('input too large (over the 65536-byte limit): stdin');
+    expect(produced).toBeLessThan(200);
   });
 });
