@@ -1,12 +1,15 @@
 /**
- * The grep tool, in-process (no grep binary, no shell): a JavaScript regular expression over the
- * text files under a path in the workspace, printed like `grep -rn` ("path:line:text"), bounded
- * in files, matches and characters, then optionally pruned for the agent's question.
+ * The grep tool, in-process (no grep binary, no shell): a regular expression (RE2 syntax, matched
+ * in linear time) over the text files under a path in the workspace, printed like `grep -rn`
+ * ("path:line:text"), bounded in files, matches and characters, then optionally pruned for the
+ * agent's question.
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { focus, type PruneFn } from './focus.js';
+import { SkimError } from '../core/errors.js';
+import { compileLinePattern, type LinePattern } from '../tools/linePattern.js';
 import { readRegularFile } from '../tools/readCapped.js';
 import { looksBinary, readWorkspaceFile } from './readFile.js';
 import { type Workspace, WorkspaceError } from './workspace.js';
@@ -30,12 +33,12 @@ export function globMatcher(glob: string): (rel: string) => boolean {
   return picomatch(glob, { dot: true, basename: !glob.includes('/') });
 }
 
-function compilePattern(pattern: string): RegExp {
+function compilePattern(pattern: string): LinePattern {
   if (pattern === '') throw new WorkspaceError('pattern must not be empty');
   try {
-    return new RegExp(pattern);
+    return compileLinePattern(pattern);
   } catch (err) {
-    throw new WorkspaceError(`invalid regular expression /${pattern}/: ${(err as Error).message}`);
+    throw err instanceof SkimError ? new WorkspaceError(err.message) : err;
   }
 }
 
@@ -69,7 +72,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs): P
   return `${result}${notes.join('\n')}\n`;
 }
 
-async function walk(ws: Workspace, dir: string, regex: RegExp, glob: ((rel: string) => boolean) | null, state: SearchState): Promise<void> {
+async function walk(ws: Workspace, dir: string, regex: LinePattern, glob: ((rel: string) => boolean) | null, state: SearchState): Promise<void> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -101,7 +104,7 @@ async function walk(ws: Workspace, dir: string, regex: RegExp, glob: ((rel: stri
 }
 
 /** `named`: the path the agent gave, when it named this file itself (its read errors are the answer, not skipped). */
-async function searchFile(abs: string, rel: string, regex: RegExp, state: SearchState, named?: string): Promise<void> {
+async function searchFile(abs: string, rel: string, regex: LinePattern, state: SearchState, named?: string): Promise<void> {
   if (state.files >= MAX_FILES) {
     state.truncated = `stopped after ${MAX_FILES} files`;
     return;

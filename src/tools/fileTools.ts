@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { SkimError } from '../core/errors.js';
+import { compileLinePattern } from './linePattern.js';
 import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
 
 /** Directories nobody wants searched. */
@@ -81,15 +82,6 @@ export interface GrepResult {
   truncated: boolean;
 }
 
-export function compilePattern(pattern: string, opts: GrepOptions = {}): RegExp {
-  const source = opts.fixedStrings ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
-  try {
-    return new RegExp(source, opts.ignoreCase ? 'i' : '');
-  } catch (err) {
-    throw new SkimError(`invalid pattern: ${(err as Error).message}`, 'EUSAGE');
-  }
-}
-
 /** Files under `roots` (files or directories) in a stable order, filtered by glob. */
 export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
   const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
@@ -124,7 +116,7 @@ export async function listFiles(roots: string[], glob?: string): Promise<string[
 
 /** Search files like `grep -rn`. Binary files are skipped, as grep -I does. */
 export async function grepFiles(pattern: string, roots: string[], opts: GrepOptions = {}): Promise<GrepResult> {
-  const re = compilePattern(pattern, opts);
+  const re = compileLinePattern(pattern, opts);
   const files = await listFiles(roots.length ? roots : ['.'], opts.glob);
   const ctx = Math.max(0, opts.context ?? 0);
   const maxMatches = opts.maxMatches ?? 5000;

@@ -1,6 +1,6 @@
 /**
  * The `skim` command on hostile input (issue #20): text that looks like tokenizer control tokens,
- * special files (FIFOs) and input over the cap (a file or stdin). Each answers promptly with output or a
+ * special files (FIFOs), input over the cap (a file or stdin) and catastrophic regular expressions. Each answers promptly with output or a
  * one-line error and the README's exit code.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -114,5 +114,26 @@ describe('input over the cap', () => {
     const r = skim(['prune', big, '--query', 'x']);
     expect(r.status).toBe(65);
     expect(r.stderr).toBe(`skim: input too large (over the 64 MiB limit): ${big}\n`);
+  });
+});
+
+describe('skim grep with a catastrophic pattern', () => {
+  it('answers at once: (a+)+$ against 100 a\'s and a b', () => {
+    const f = path.join(tmp, 'evil.txt');
+    writeFileSync(f, `${'a'.repeat(100)}b\n${'a'.repeat(30)}\n`);
+    const t0 = Date.now();
+    const r = skim(['grep', '(a+)+$', f], { timeout: 15_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${f}:2:${'a'.repeat(30)}\n`);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    const none = skim(['grep', '(a|aa)*c', f], { timeout: 15_000 });
+    expect(none.status).toBe(1);
+  });
+
+  it('refuses lookaround with one line, exit 2', () => {
+    const r = skim(['grep', 'a(?=b)', tmp]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^skim grep: invalid regular expression \/a\(\?=b\)\/: .*RE2 syntax.*\n$/);
   });
 });
