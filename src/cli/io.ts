@@ -6,11 +6,11 @@ import { InvalidArgumentError } from 'commander';
 import { EXIT_CODES, SkimError } from '../core/errors.js';
 import { createPruner, type Pruner } from '../core/prune.js';
 import { readFileBytes } from '../tools/fileTools.js';
+import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
 
-export async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+/** All of stdin, under the same cap as a file. */
+export function readStdin(): Promise<Buffer> {
+  return readStreamCapped(process.stdin, MAX_INPUT_BYTES, 'stdin');
 }
 
 /** Read FILE, or stdin for "-" / no file. */

@@ -6,6 +6,7 @@ export type SkimErrorCode =
   | 'EUSAGE' // bad arguments / request fields
   | 'ENOINPUT' // missing file, unreadable path
   | 'EISDIR' // a directory where a file was expected
+  | 'ENOTFILE' // a FIFO, socket or device where a regular file was expected
   | 'EOUTSIDE' // a path that escapes the workspace root
   | 'ETOOLARGE'; // input over a hard limit
 
@@ -24,6 +25,7 @@ export const EXIT_CODES: Record<SkimErrorCode, number> = {
   EUSAGE: 64,
   ENOINPUT: 66,
   EISDIR: 66,
+  ENOTFILE: 66,
   EOUTSIDE: 77,
   ETOOLARGE: 65,
 };

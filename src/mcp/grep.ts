@@ -1,13 +1,17 @@
 /**
- * The grep tool, in-process (no grep binary, no shell): a JavaScript regular expression over the
- * text files under a path in the workspace, printed like `grep -rn` ("path:line:text"), bounded
- * in files, matches and characters, then optionally pruned for the agent's question.
+ * The grep tool, in-process (no grep binary, no shell): a regular expression (RE2 syntax, matched
+ * in linear time) over the text files under a path in the workspace, printed like `grep -rn`
+ * ("path:line:text"), bounded in files, matches and characters, then optionally pruned for the
+ * agent's question.
  */
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
-import { looksBinary } from './readFile.js';
+import { SkimError } from '../core/errors.js';
+import { compileLinePattern, type LinePattern } from '../tools/linePattern.js';
+import { readRegularFile } from '../tools/readCapped.js';
+import { looksBinary, readWorkspaceFile } from './readFile.js';
 import { type Workspace, WorkspaceError } from './workspace.js';
 
 export const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
@@ -29,12 +33,12 @@ export function globMatcher(glob: string): (rel: string) => boolean {
   return picomatch(glob, { dot: true, basename: !glob.includes('/') });
 }
 
-function compilePattern(pattern: string): RegExp {
+function compilePattern(pattern: string): LinePattern {
   if (pattern === '') throw new WorkspaceError('pattern must not be empty');
   try {
-    return new RegExp(pattern);
+    return compileLinePattern(pattern);
   } catch (err) {
-    throw new WorkspaceError(`invalid regular expression /${pattern}/: ${(err as Error).message}`);
+    throw err instanceof SkimError ? new WorkspaceError(err.message) : err;
   }
 }
 
@@ -54,7 +58,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
   const state: SearchState = { out: [], chars: 0, matches: 0, files: 0, filesWithMatches: 0, truncated: null };
 
   if (start.isDirectory) await walk(ws, start.abs, regex, glob, state);
-  else await searchFile(start.abs, start.rel, regex, state);
+  else await searchFile(start.abs, start.rel, regex, state, args.path ?? start.rel);
 
   const where = args.path && args.path !== '.' ? args.path : 'the workspace';
   const globNote = args.glob ? ` (files matching ${args.glob})` : '';
@@ -68,7 +72,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
   return `${result}${notes.join('\n')}\n`;
 }
 
-async function walk(ws: Workspace, dir: string, regex: RegExp, glob: ((rel: string) => boolean) | null, state: SearchState): Promise<void> {
+async function walk(ws: Workspace, dir: string, regex: LinePattern, glob: ((rel: string) => boolean) | null, state: SearchState): Promise<void> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -99,22 +103,21 @@ async function walk(ws: Workspace, dir: string, regex: RegExp, glob: ((rel: stri
   }
 }
 
-async function searchFile(abs: string, rel: string, regex: RegExp, state: SearchState): Promise<void> {
+/** `named`: the path the agent gave, when it named this file itself (its read errors are the answer, not skipped). */
+async function searchFile(abs: string, rel: string, regex: LinePattern, state: SearchState, named?: string): Promise<void> {
   if (state.files >= MAX_FILES) {
     state.truncated = `stopped after ${MAX_FILES} files`;
     return;
   }
   state.files++;
-  try {
-    if ((await lstat(abs)).size > MAX_SEARCH_FILE_BYTES) return;
-  } catch {
-    return;
-  }
   let buf: Buffer;
-  try {
-    buf = await readFile(abs);
-  } catch {
-    return;
+  if (named !== undefined) buf = await readWorkspaceFile(abs, named, MAX_SEARCH_FILE_BYTES, 'read it in windows with read_file offset/limit');
+  else {
+    try {
+      buf = await readRegularFile(abs, MAX_SEARCH_FILE_BYTES);
+    } catch {
+      return; // too large, vanished or unreadable: skipped, like grep -s
+    }
   }
   if (looksBinary(buf)) return;
   const lines = buf.toString('utf8').split('\n');

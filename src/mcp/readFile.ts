@@ -2,7 +2,8 @@
  * The read_file tool: a file under the workspace root, numbered like `cat -n`, optionally a
  * window of it (offset/limit), pruned to the lines that serve the agent's question.
  */
-import { open, stat } from 'node:fs/promises';
+import { SkimError } from '../core/errors.js';
+import { formatLimit, readRegularFile } from '../tools/readCapped.js';
 import type { Workspace } from './workspace.js';
 import { WorkspaceError } from './workspace.js';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
@@ -47,11 +48,7 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   if (target.isDirectory) {
     throw new WorkspaceError(`${args.path} is a directory: use grep with path="${args.path}" to search it`);
   }
-  const size = (await stat(target.abs)).size;
-  if (size > MAX_FILE_BYTES) {
-    throw new WorkspaceError(`${args.path} is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit: grep it instead`);
-  }
-  const buf = await readAll(target.abs);
+  const buf = await readWorkspaceFile(target.abs, args.path, MAX_FILE_BYTES, 'grep it instead');
   if (looksBinary(buf)) throw new WorkspaceError(`${args.path} is a binary file: not shown`);
   if (buf.length === 0) return `(${target.rel} is empty)`;
 
@@ -88,11 +85,16 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   return notes.length ? `${out}${notes.join('\n')}\n` : out;
 }
 
-async function readAll(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r');
+/**
+ * A regular file's bytes under the cap, or a WorkspaceError the agent can act on: a FIFO or a
+ * device is refused before it is opened (a read could block the server or never end).
+ */
+export async function readWorkspaceFile(abs: string, shownPath: string, maxBytes: number, tooLargeHint: string): Promise<Buffer> {
   try {
-    return await fh.readFile();
-  } finally {
-    await fh.close();
+    return await readRegularFile(abs, maxBytes, shownPath);
+  } catch (err) {
+    if (!(err instanceof SkimError)) throw err;
+    if (err.code === 'ETOOLARGE') throw new WorkspaceError(`${shownPath} is over the ${formatLimit(maxBytes)} limit: ${tooLargeHint}`);
+    throw new WorkspaceError(err.message);
   }
 }

@@ -7,9 +7,12 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { SkimError } from '../core/errors.js';
+import { compileLinePattern } from './linePattern.js';
+import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
 
 /** Directories nobody wants searched. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'build', '.tox', '.mypy_cache', 'target']);
+/** `skim grep` skips larger files. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 export interface ReadOptions {
@@ -19,17 +22,9 @@ export interface ReadOptions {
   limit?: number;
 }
 
-/** Read a file's bytes, with a one-line SkimError for missing paths, directories and huge files. */
-export async function readFileBytes(file: string): Promise<Buffer> {
-  let stat;
-  try {
-    stat = await fs.stat(file);
-  } catch {
-    throw new SkimError(`no such file: ${file}`, 'ENOINPUT');
-  }
-  if (stat.isDirectory()) throw new SkimError(`is a directory: ${file}`, 'EISDIR');
-  if (stat.size > 64 * 1024 * 1024) throw new SkimError(`file too large (${stat.size} bytes): ${file}`, 'ETOOLARGE');
-  return fs.readFile(file);
+/** Read a file's bytes, with a one-line SkimError for missing paths, directories, special files and huge files. */
+export function readFileBytes(file: string): Promise<Buffer> {
+  return readRegularFile(file, MAX_INPUT_BYTES);
 }
 
 /**
@@ -87,15 +82,6 @@ export interface GrepResult {
   truncated: boolean;
 }
 
-export function compilePattern(pattern: string, opts: GrepOptions = {}): RegExp {
-  const source = opts.fixedStrings ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
-  try {
-    return new RegExp(source, opts.ignoreCase ? 'i' : '');
-  } catch (err) {
-    throw new SkimError(`invalid pattern: ${(err as Error).message}`, 'EUSAGE');
-  }
-}
-
 /** Files under `roots` (files or directories) in a stable order, filtered by glob. */
 export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
   const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
@@ -120,7 +106,9 @@ export async function listFiles(roots: string[], glob?: string): Promise<string[
       if (!explicit && isMatch && !isMatch(rel)) return;
       if (stat.size > MAX_FILE_BYTES) return;
       out.push(p);
-    }
+    } else if (explicit) {
+      out.push(p); // a FIFO or device named on the command line: the read reports it
+    } // (met in a walk: skipped, as grep -r does)
   };
   for (const r of roots) await walk(r, '', true);
   return out;
@@ -128,7 +116,7 @@ export async function listFiles(roots: string[], glob?: string): Promise<string[
 
 /** Search files like `grep -rn`. Binary files are skipped, as grep -I does. */
 export async function grepFiles(pattern: string, roots: string[], opts: GrepOptions = {}): Promise<GrepResult> {
-  const re = compilePattern(pattern, opts);
+  const re = compileLinePattern(pattern, opts);
   const files = await listFiles(roots.length ? roots : ['.'], opts.glob);
   const ctx = Math.max(0, opts.context ?? 0);
   const maxMatches = opts.maxMatches ?? 5000;
@@ -144,9 +132,10 @@ export async function grepFiles(pattern: string, roots: string[], opts: GrepOpti
     }
     let buf: Buffer;
     try {
-      buf = await fs.readFile(file);
+      buf = await readRegularFile(file, MAX_FILE_BYTES);
     } catch (err) {
-      errors.push(`${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      if (!(err instanceof SkimError)) throw err;
+      errors.push(err.message);
       continue;
     }
     if (buf.subarray(0, 8192).includes(0)) continue;

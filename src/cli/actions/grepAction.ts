@@ -1,6 +1,6 @@
 /**
- * `skim grep PATTERN [PATH...] [--focus Q]`: a recursive `grep -n` (JavaScript regular
- * expressions, no shell, no grep binary), pruned for the goal hint. Exit status as grep:
+ * `skim grep PATTERN [PATH...] [--focus Q]`: a recursive `grep -n` (RE2 regular expressions,
+ * matched in linear time; no shell, no grep binary), pruned for the goal hint. Exit status as grep:
  * 0 = matches, 1 = none, 2 = error.
  */
 import type { Command } from 'commander';
@@ -26,7 +26,7 @@ export function registerGrep(program: Command): void {
   program
     .command('grep')
     .description('search files like `grep -rn`, pruned to what the --focus question needs')
-    .argument('<pattern>', 'regular expression (JavaScript syntax)')
+    .argument('<pattern>', 'regular expression (RE2 syntax, as in ripgrep: no lookaround or backreferences)')
     .argument('[paths...]', 'files or directories (default: .)')
     .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need')
     .option('-g, --glob <glob>', 'only files matching this glob, e.g. "*.py" or "src/**/*.ts"')

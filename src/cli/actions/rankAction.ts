@@ -4,9 +4,9 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { readFile, stat } from 'node:fs/promises';
 import { SkimError } from '../../core/errors.js';
 import { rankDocuments } from '../../server/rank.js';
+import { decodeText, readFileBytes } from '../../tools/fileTools.js';
 import { action, prunerFor, writeOut } from '../io.js';
 
 interface RankFlags {
@@ -52,12 +52,5 @@ async function rankCommand(files: string[], flags: RankFlags): Promise<void> {
 }
 
 async function readDocument(path: string): Promise<{ path: string; code: string }> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch {
-    throw new SkimError(`no such file: ${path}`, 'ENOINPUT');
-  }
-  if (info.isDirectory()) throw new SkimError(`is a directory: ${path}`, 'EISDIR');
-  return { path, code: await readFile(path, 'utf8') };
+  return { path, code: decodeText(await readFileBytes(path)) };
 }

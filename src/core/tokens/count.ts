@@ -7,12 +7,23 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 
 /** Above this many characters text is encoded in line-aligned chunks. */
 const CHUNK_CHARS = 100_000;
-/** A run of non-space characters longer than this is estimated: BPE on one huge pre-token is quadratic. */
+/** A run longer than this is not given to the tokenizer whole: BPE on one huge pre-token is quadratic. */
 const LONG_RUN = 2_000;
+/** Long runs of whitespace are counted exactly in pieces this long (each piece's BPE is cheap). */
+const PIECE = 1_000;
+/**
+ * Special-token strings in a file (`<|endoftext|>`, `<|im_start|>`) are ordinary text: the
+ * tokenizer's default refuses them (throws), and allowing them would count each as one token.
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+function exact(text: string): number {
+  return countO200k(text, AS_TEXT);
+}
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length <= LONG_RUN) return countO200k(text);
+  if (text.length <= LONG_RUN) return exact(text);
   let total = 0;
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
@@ -26,7 +37,7 @@ export function countTokens(text: string): number {
   return total;
 }
 
-/** Exact count, except runs of >= 2,000 non-space characters (minified code, base64), counted as 1 token per 2 characters (an over-estimate). */
+/** Exact, except runs of >= 2,000 non-space characters (minified code, base64), counted as 1 token per 2 characters (an over-estimate). */
 function countChunk(chunk: string): number {
   let total = 0;
   let last = 0;
@@ -35,13 +46,45 @@ function countChunk(chunk: string): number {
     const c = i < chunk.length ? chunk.charCodeAt(i) : 32;
     if (c === 32 || c === 10 || c === 9 || c === 13) {
       if (i - runStart >= LONG_RUN) {
-        total += countO200k(chunk.slice(last, runStart)) + Math.ceil((i - runStart) / 2);
+        total += countSpaced(chunk.slice(last, runStart)) + Math.ceil((i - runStart) / 2);
         last = i;
       }
       runStart = i + 1;
     }
   }
-  return total + countO200k(chunk.slice(last));
+  return total + countSpaced(chunk.slice(last));
+}
+
+/**
+ * Exact, except runs of >= 2,000 whitespace characters (a line of 100,000 spaces, 10,000 blank
+ * lines), counted in 1,000-character pieces: the tokenizer makes one pre-token of a whole
+ * whitespace run. `/` counts with the whitespace, since o200k glues a run of line breaks and
+ * slashes to the punctuation before it (`;\n/\n/\n...` is one pre-token).
+ */
+function countSpaced(text: string): number {
+  if (text.length <= LONG_RUN) return exact(text);
+  let total = 0;
+  let last = 0;
+  let runStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isSpaceOrSlash(text.charCodeAt(i))) continue;
+    if (i - runStart >= LONG_RUN) {
+      total += exact(text.slice(last, runStart));
+      for (let p = runStart; p < i; p += PIECE) total += exact(text.slice(p, Math.min(i, p + PIECE)));
+      last = i;
+    }
+    runStart = i + 1;
+  }
+  return total + exact(text.slice(last));
+}
+
+/** `/` or a character of the regular-expression class `\s` (which the tokenizer's pre-token split uses). */
+function isSpaceOrSlash(c: number): boolean {
+  if (c <= 0x7f) return c === 32 || c === 47 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 const lineCache = new Map<string, number>();
