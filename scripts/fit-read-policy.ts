@@ -2,7 +2,7 @@
  * Fit the read policy (src/core/policy/readPolicy.ts) on whole agent runs.
  *
  *   npx tsx scripts/fit-read-policy.ts --cases ../shared/bench/trajectories-dev.jsonl.gz \
- *     --outcomes benchmarks/read-policy-outcomes.jsonl.gz [--max-lost 0.008]
+ *     [--outcomes .bench-out/read-policy-outcomes.jsonl.gz] [--max-lost 0.01] [--actions 0.5,1]
  *
  * 1. Outcomes: replay every run once per candidate action (the whole read, or threshold mode at
  *    τ x s for each scale s), without session memory, and record per read what it kept and lost.
@@ -10,14 +10,17 @@
  * 2. Fit on the training split of runs (src/bench/trajectories.ts isValidationRun): per read
  *    kind and size band, a document-score split and an action on each side, minimising the
  *    change in run cost (characters saved x assistant turns after the read, against a re-read's
- *    extra turn and whole observation) plus a penalty per lost read, the penalty raised until
- *    the training share of fix-line reads lost is at most --max-lost.
+ *    extra turn and whole observation) plus a penalty per lost read: the smallest penalty whose
+ *    5-fold cross-validated share of fix-line reads lost is at most --max-lost. Size bands with
+ *    too few reads share the band below; reads over FITTED_CHARS keep the calibrated τ.
  * 3. Print the table (paste into READ_POLICY) and its figures on the training and validation runs.
  */
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip, createGzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readJsonRecords } from '../src/bench/cases.js';
 import { isTrajectoryRecord, isValidationRun, replayRun, TRAJECTORY_METHODS, type ReadRecord, type TrajectoryRun } from '../src/bench/trajectories.js';
@@ -36,7 +39,7 @@ const DOC_QUANTILES = [0, 0.25, 0.5, 0.75];
 const { values: args } = parseArgs({
   options: {
     cases: { type: 'string', default: '../shared/bench/trajectories-dev.jsonl.gz' },
-    outcomes: { type: 'string', default: 'benchmarks/read-policy-outcomes.jsonl.gz' },
+    outcomes: { type: 'string', default: '.bench-out/read-policy-outcomes.jsonl.gz' },
     'max-lost': { type: 'string', default: '0.01' },
     /** The τ scales a band may choose besides "whole" (replayed: 0.25-32); more choices overfit: cross-validated loss 0.7% with 0.5,1, 1.4% with 0.5,1,2,4 (task given). */
     actions: { type: 'string', default: '0.5,1' },
@@ -247,6 +250,7 @@ async function main() {
   if (existsSync(args.outcomes!)) outcomes = await readOutcomes(args.outcomes!);
   else {
     outcomes = await computeOutcomes(runs);
+    await mkdir(dirname(args.outcomes!), { recursive: true });
     await writeOutcomes(args.outcomes!, outcomes);
   }
   const maxLost = Number(args['max-lost']);
