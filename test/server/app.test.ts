@@ -184,3 +184,43 @@ describe('other routes', () => {
     expect((await a.request('/examples/nope.py')).status).toBe(404);
   });
 });
+
+describe('methods', () => {
+  // Every route with a method it does not serve, and the methods its Allow header must name.
+  const WRONG: [method: string, path: string, allow: string][] = [
+    ['GET', '/prune', 'POST'],
+    ['GET', '/v1/prune', 'POST'],
+    ['PUT', '/v1/prune/batch', 'POST'],
+    ['GET', '/v1/rank', 'POST'],
+    ['POST', '/health', 'GET, HEAD'],
+    ['DELETE', '/v1/info', 'GET, HEAD'],
+    ['POST', '/', 'GET, HEAD'],
+    ['POST', '/examples', 'GET, HEAD'],
+    ['PATCH', '/examples/playground-a.py', 'GET, HEAD'],
+    ['POST', '/playground.js', 'GET, HEAD'],
+  ];
+
+  it('answers a known route asked with another method with 405 and an Allow header', async () => {
+    const runner = fakeRunner();
+    const a = app({ runner });
+    for (const [method, path, allow] of WRONG) {
+      const res = await a.request(path, { method, body: method === 'GET' ? undefined : JSON.stringify({ code: CODE }) });
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      const body = await res.json();
+      expect(body.error.status).toBe(405);
+      expect(body.error.message).toBe(`${method} is not allowed on ${path}; use ${allow.replace(', ', ' or ')}`);
+    }
+    expect(runner.calls).toEqual([]);
+    // the list above covers every route the app has
+    const paths = new Set(a.routes.filter((r) => r.method !== 'ALL').map((r) => r.path));
+    expect(paths.size).toBe(WRONG.length);
+  });
+
+  it('serves HEAD with GET, and an unknown path stays a 404', async () => {
+    const a = app();
+    expect((await a.request('/health', { method: 'HEAD' })).status).toBe(200);
+    const missing = await a.request('/nope', { method: 'POST' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('allow')).toBeNull();
+  });
+});
