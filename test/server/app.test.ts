@@ -224,3 +224,31 @@ describe('methods', () => {
     expect(missing.headers.get('allow')).toBeNull();
   });
 });
+
+describe('languages', () => {
+  it('refuses an unknown language with a 400 that lists the supported ones', async () => {
+    const runner = fakeRunner();
+    const a = app({ runner });
+    for (const [path, body] of [
+      ['/v1/prune', { code: CODE, language: 'cobol' }],
+      ['/v1/prune/batch', { requests: [{ code: CODE, language: 'python' }, { code: CODE, language: 'cobol' }] }],
+      ['/v1/rank', { query: 'proxy', documents: [{ code: CODE, language: 'cobol' }] }],
+    ] as const) {
+      const res = await post(a, path, body);
+      expect(res.status).toBe(400);
+      const { message } = (await res.json()).error;
+      expect(message).toMatch(/unknown language "cobol"; supported: /);
+      for (const name of ['python', 'typescript', 'go', 'c_sharp', 'kotlin', 'yaml', 'text']) expect(message).toContain(name);
+    }
+    expect(runner.calls).toEqual([]);
+  });
+
+  it('still accepts the canonical names and their aliases', async () => {
+    const runner = fakeRunner();
+    const a = app({ runner });
+    const names = ['python', 'py', 'Python3', 'ts', 'TypeScript', 'tsx', 'golang', 'c++', 'C#', 'cs', '.rs', 'bash', 'yml', 'txt', 'unknown', ''];
+    for (const language of names) expect([language, (await post(a, '/v1/prune', { code: CODE, language })).status]).toEqual([language, 200]);
+    expect(runner.calls.map((c) => c.language)).toEqual(names);
+  });
+});
+
