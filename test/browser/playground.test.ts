@@ -58,6 +58,9 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
       .poll(() => page.locator('#example option').allTextContents())
       .toEqual(expect.arrayContaining(['http_session.py', 'rate_limiter.ts', 'lru_cache.go']));
     await expect.poll(() => page.locator('#version').textContent()).toMatch(/^v\d+\.\d+\.\d+ · /);
+    // Nothing has run: no result labels, no view switch.
+    for (const label of await page.locator('.stat .label').all()) expect(await label.isVisible()).toBe(false);
+    for (const id of ['#stats', '#viewSwitch', '#warnings']) expect(await page.locator(id).isVisible()).toBe(false);
   });
 
   it('prunes an example for its question: kept lines, collapsed markers, score gutter, token counts', async () => {
