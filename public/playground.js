@@ -2,8 +2,9 @@
 // GET /examples, GET /v1/info and POST /v1/prune (with explain: true for the score gutter).
 'use strict';
 
-/** Goal hints that fit the bundled examples. */
+/** The goal hint each bundled example comes with (an example without one starts with an empty goal). */
 const SUGGESTED_QUESTIONS = {
+  'logging.py': 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?',
   'playground-http_session.py': 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?',
   'playground-rate_limiter.ts': 'How is the wait time computed when a client has run out of tokens, and what does the middleware answer then?',
   'playground-lru_cache.go': 'How does Set make room for a new value when the cache is full?',
@@ -36,6 +37,45 @@ async function getJson(url, init) {
   return body;
 }
 
+/**
+ * The example shown ('' = the visitor's own code). Each example brings its code, file name and
+ * goal hint; what the visitor typed on their own code is put aside while they look at an example
+ * and comes back when they pick "(paste your own)" again.
+ */
+let shownExample = '';
+const ownInput = { code: '', path: '', query: '' };
+let loading = 0; // the latest example request: an older answer arriving late is dropped
+
+function setInput({ code, path, query }) {
+  $('code').value = code;
+  $('path').value = path;
+  $('query').value = query;
+}
+
+async function showExample(name) {
+  const ticket = ++loading;
+  if (shownExample === '') Object.assign(ownInput, { code: $('code').value, path: $('path').value, query: $('query').value });
+  if (!name) {
+    shownExample = '';
+    setInput(ownInput);
+    showError('');
+    return;
+  }
+  try {
+    const res = await fetch(`examples/${encodeURIComponent(name)}`);
+    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+    const code = await res.text();
+    if (ticket !== loading) return;
+    shownExample = name;
+    setInput({ code, path: name.replace(/^playground-/, ''), query: SUGGESTED_QUESTIONS[name] ?? '' });
+    showError('');
+  } catch (err) {
+    if (ticket !== loading) return;
+    $('example').value = shownExample;
+    showError(`Could not load ${name}: ${err.message}`);
+  }
+}
+
 async function loadExamples() {
   const select = $('example');
   try {
@@ -48,19 +88,12 @@ async function loadExamples() {
   } catch (err) {
     showError(`Could not list the examples: ${err.message}`);
   }
-  select.addEventListener('change', async () => {
-    const name = select.value;
-    if (!name) return;
-    try {
-      const res = await fetch(`examples/${encodeURIComponent(name)}`);
-      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-      $('code').value = await res.text();
-      $('path').value = name.replace(/^playground-/, '');
-      if (SUGGESTED_QUESTIONS[name]) $('query').value = SUGGESTED_QUESTIONS[name];
-      showError('');
-    } catch (err) {
-      showError(`Could not load ${name}: ${err.message}`);
-    }
+  select.addEventListener('change', () => showExample(select.value));
+  // Editing an example's code makes it the visitor's own (kept when they look at another example).
+  $('code').addEventListener('input', () => {
+    if (shownExample === '') return;
+    shownExample = '';
+    select.value = '';
   });
 }
 

@@ -58,6 +58,7 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
       .poll(() => page.locator('#example option').allTextContents())
       .toEqual(expect.arrayContaining(['http_session.py', 'rate_limiter.ts', 'lru_cache.go']));
     await expect.poll(() => page.locator('#version').textContent()).toMatch(/^v\d+\.\d+\.\d+ · /);
+    expect(await page.locator('#example option').allTextContents()).toContain('logging.py');
     // Nothing has run: no result labels, no view switch.
     for (const label of await page.locator('.stat .label').all()) expect(await label.isVisible()).toBe(false);
     for (const id of ['#stats', '#viewSwitch', '#warnings']) expect(await page.locator(id).isVisible()).toBe(false);
@@ -133,5 +134,39 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     expect(r.total).toBe(code.split('\n').length - 1);
     expect(await page.locator('.line.kept', { hasText: 'def f42(x):' }).count()).toBe(1);
     expect(await page.locator('#error').isVisible()).toBe(false);
+  });
+
+  it('gives each example its own goal hint, and keeps a typed goal only on your own code', async () => {
+    const pick = async (name: string, code: RegExp) => {
+      await page.selectOption('#example', name);
+      await expect.poll(() => page.inputValue('#code')).toMatch(code);
+    };
+    await pick('', /def f42/);
+    await page.fill('#query', 'my own question');
+    expect(await page.inputValue('#query')).toBe('my own question');
+
+    await pick('playground-http_session.py', /class Session/);
+    expect(await page.inputValue('#query')).toMatch(/which proxy to use/);
+    // The next example brings its own question, not the previous one.
+    await pick('logging.py', /LogCaptureHandler/);
+    expect(await page.inputValue('#query')).toMatch(/^caplog\.get_records\(\) is frozen/);
+    expect(await page.inputValue('#path')).toBe('logging.py');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/v1/prune'));
+    await skim();
+    expect((await sent).postDataJSON()).toMatchObject({ query: expect.stringMatching(/^caplog/), path: 'logging.py' });
+
+    // Back to your own code: your code and your goal come back.
+    await pick('', /def f42/);
+    expect(await page.inputValue('#query')).toBe('my own question');
+    expect(await page.inputValue('#path')).toBe('funcs.py');
+
+    // Editing an example's code makes it your own: another example does not take it away.
+    await pick('playground-lru_cache.go', /func \(c \*Cache\) Set/);
+    await page.fill('#code', `${await page.inputValue('#code')}\n// my change\n`);
+    expect(await page.inputValue('#example')).toBe('');
+    await pick('playground-rate_limiter.ts', /TokenBucketLimiter/);
+    expect(await page.inputValue('#query')).toMatch(/wait time/);
+    await pick('', /my change/);
+    expect(await page.inputValue('#query')).toMatch(/make room for a new value/);
   });
 });
