@@ -17,6 +17,38 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const SCREENSHOT = process.env.SKIM_SCREENSHOT ?? join(tmpdir(), 'skim-playground.png');
 
+/**
+ * What does not fit a page: the page wider than the window, a panel wider than its box, an element
+ * out of the window or a form control out of its panel. Contents of scroll boxes (the code views,
+ * a textarea's text) scroll inside them and are not counted, the boxes themselves are.
+ */
+async function misfits(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const vw = document.documentElement.clientWidth;
+    const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).replace(/ /g, '.')}` : ''}`;
+    if (document.documentElement.scrollWidth > vw) out.push(`page ${document.documentElement.scrollWidth} > ${vw}`);
+    for (const panel of document.querySelectorAll('header, main, section')) {
+      if (panel.scrollWidth > panel.clientWidth) out.push(`${name(panel)} scrollWidth ${panel.scrollWidth} > ${panel.clientWidth}`);
+    }
+    const scrolls = (e: Element) => ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX);
+    for (const e of document.body.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue; // not rendered
+      let inside = e.parentElement;
+      while (inside && !scrolls(inside)) inside = inside.parentElement;
+      if (inside) continue;
+      if (r.left < -0.5 || r.right > vw + 0.5) out.push(`${name(e)} spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} of ${vw}`);
+      const panel = e.closest('section');
+      if (panel && e.matches('input, select, textarea, button, fieldset')) {
+        const p = panel.getBoundingClientRect();
+        if (r.left < p.left - 0.5 || r.right > p.right + 0.5) out.push(`${name(e)} spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} outside its panel ${p.left.toFixed(0)}..${p.right.toFixed(0)}`);
+      }
+    }
+    return out;
+  });
+}
+
 describe.skipIf(!available && !process.env.CI)('playground in headless Chromium', () => {
   let server: Listening;
   let browser: Browser;
@@ -169,4 +201,43 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     await pick('', /my change/);
     expect(await page.inputValue('#query')).toMatch(/make room for a new value/);
   });
+
+  for (const width of [420, 1400]) {
+    it(`fits a ${width} px wide window before and after a run, in both views`, async () => {
+      const narrow = await browser.newPage({ viewport: { width, height: 900 } });
+      try {
+        await narrow.goto(`${server.url}/`);
+        await expect.poll(() => narrow.locator('#example option').count()).toBeGreaterThan(1);
+        expect(await narrow.locator('#stats').isVisible()).toBe(false);
+        expect(await misfits(narrow)).toEqual([]);
+        // The header is not squeezed into a thin column: the tagline takes at most three lines.
+        const tagline = (await narrow.locator('.tagline').boundingBox())!;
+        const lineHeight = await narrow.locator('.tagline').evaluate((e) => parseFloat(getComputedStyle(e).lineHeight));
+        expect(tagline.height).toBeLessThanOrEqual(3 * lineHeight + 1);
+
+        await narrow.selectOption('#example', 'playground-http_session.py');
+        await expect.poll(() => narrow.inputValue('#code')).toMatch(/class Session/);
+        expect(await misfits(narrow)).toEqual([]);
+
+        await narrow.check('input[name=mode][value="4"]');
+        await narrow.click('#run');
+        await expect.poll(() => narrow.locator('#stats').isVisible()).toBe(true);
+        expect(await misfits(narrow)).toEqual([]);
+        await narrow.locator('.marker').first().click();
+        expect(await misfits(narrow)).toEqual([]);
+        await narrow.screenshot({ path: SCREENSHOT.replace(/\.png$/, `-${width}.png`), fullPage: true });
+        await narrow.check('input[name=view][value=text]');
+        expect(await narrow.locator('#agentText').isVisible()).toBe(true);
+        expect(await misfits(narrow)).toEqual([]);
+
+        // Side by side on a wide screen, one above the other on a narrow one.
+        const input = (await narrow.locator('section.input').boundingBox())!;
+        const output = (await narrow.locator('section.output').boundingBox())!;
+        if (width >= 1000) expect(output.x).toBeGreaterThanOrEqual(input.x + input.width);
+        else expect(output.y).toBeGreaterThanOrEqual(input.y + input.height);
+      } finally {
+        await narrow.close();
+      }
+    });
+  }
 });
