@@ -91,9 +91,9 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
       .toEqual(expect.arrayContaining(['http_session.py', 'rate_limiter.ts', 'lru_cache.go']));
     await expect.poll(() => page.locator('#version').textContent()).toMatch(/^v\d+\.\d+\.\d+ · /);
     expect(await page.locator('#example option').allTextContents()).toContain('logging.py');
-    // Nothing has run: no result labels, no view switch.
+    // Nothing has run: no result labels, no view switch, no legend.
     for (const label of await page.locator('.stat .label').all()) expect(await label.isVisible()).toBe(false);
-    for (const id of ['#stats', '#viewSwitch', '#warnings']) expect(await page.locator(id).isVisible()).toBe(false);
+    for (const id of ['#stats', '#viewSwitch', '#legend', '#warnings']) expect(await page.locator(id).isVisible()).toBe(false);
   });
 
   it('prunes an example for its question: kept lines, collapsed markers, score gutter, token counts', async () => {
@@ -116,6 +116,12 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     expect(await page.locator('.legend').textContent()).toMatch(/half a bar = the threshold (\d\.\d\d|\de-\d+)/);
     const width = (row: typeof selectRow) => row.locator('.bar i').evaluate((e) => (e as HTMLElement).style.width);
     expect(parseFloat(await width(selectRow))).toBeGreaterThanOrEqual(50);
+    // The legend sits above the lines it explains, and each bar's tooltip places its score against the threshold.
+    const legendBox = (await page.locator('#legend').boundingBox())!;
+    expect(legendBox.y + legendBox.height).toBeLessThanOrEqual((await page.locator('#view').boundingBox())!.y);
+    expect(await page.locator('#legend').textContent()).toMatch(/log scale .*a full bar = 100x it, an empty one = 1\/100 of it/);
+    const threshold = /half a bar = the threshold (\S+) /.exec((await page.locator('#legend').textContent())!)![1];
+    expect(await selectRow.locator('.gutter').getAttribute('title')).toMatch(new RegExp(`^keep score \\S+, at or above the threshold ${threshold}`));
 
     // Omitted ranges are collapsed to markers that name the range; no omitted line is shown.
     const markers = page.locator('.marker');
@@ -142,7 +148,8 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     const r = await skim();
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
     // Budget mode has no threshold: the best line fills its bar.
-    expect(await page.locator('.legend').textContent()).toMatch(/a full bar = the best line/);
+    expect(await page.locator('.legend').textContent()).toMatch(/a full bar = the best line of this file \((\d\.\d\d|\d\.\d\de-\d+)\)/);
+    expect(await page.locator('.line.kept .gutter').first().getAttribute('title')).toMatch(/the best line scores \S+ \(budget mode, no threshold\)/);
     const widths = await page.locator('.line.kept .bar i').evaluateAll((es) => es.map((e) => parseFloat((e as HTMLElement).style.width)));
     expect(Math.max(...widths)).toBe(100);
     await page.check('input[name=view][value=text]');
@@ -166,6 +173,9 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     expect(r.total).toBe(code.split('\n').length - 1);
     expect(await page.locator('.line.kept', { hasText: 'def f42(x):' }).count()).toBe(1);
     expect(await page.locator('#error').isVisible()).toBe(false);
+    // A file this size is one the read policy leaves whole: the page says so instead of showing bars.
+    expect(await page.locator('#warnings').textContent()).toMatch(/Returned whole by the read policy \(file>=0ch: whole\).*Pick 4x or 8x/);
+    expect(await page.locator('#legend').textContent()).toBe('No per-line scores: the input came back whole.');
   });
 
   it('gives each example its own goal hint, and keeps a typed goal only on your own code', async () => {
