@@ -6,7 +6,7 @@
  */
 import { ingest } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
-import { type KeepReason, repairClosure } from './repair/repair.js';
+import { dropOrphans, type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
 import { estimateTokens, fileRanges, joinPieces, layout, markerText, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
 import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
@@ -511,8 +511,16 @@ function materializeSelection(
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
     }
+    let anyBanned = false;
     seg.lines.forEach((idx, k) => {
-      if (banned?.[idx]) local[k] = 0;
+      if (banned?.[idx] && local[k]) {
+        local[k] = 0;
+        anyBanned = true;
+      }
+    });
+    // What a banned line headed goes with it: never a body under the wrong block or clause.
+    if (repairHere && anyBanned) dropOrphans(local, a.syntax);
+    seg.lines.forEach((idx, k) => {
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });

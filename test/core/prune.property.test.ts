@@ -5,7 +5,10 @@
  * (c) outputs of files that parse cleanly parse cleanly (>= 99% per grammar language);
  * (d) same input, same output; (e) budgets are never exceeded; (f) at ratio 4 a file of 2,000+
  * tokens keeps some of its lines (syntax repair must not collapse it to one marker).
- * Plus fast-check over random budgets: budgets respected and kept sets nest as the budget grows.
+ * (h) at ratio 4 and in threshold mode no kept line is shown under the wrong clause: the header of
+ * every else/elif/except/finally/catch/case/default/match arm/rescue around it is kept too (checked
+ * against the tree-sitter tree directly, test/helpers/clauses.ts).
+ * Plus fast-check over random budgets: budgets respected, kept sets nest as the budget grows, (h) holds.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +17,7 @@ import { checkSyntax } from '../../src/core/syntax/index.js';
 import { countLineTokens } from '../../src/core/tokens/count.js';
 import type { PruneResult } from '../../src/core/types.js';
 import { type PolyglotCase, readJsonlGz } from '../helpers/cases.js';
+import { clauseHeaderChains, clauseViolations } from '../helpers/clauses.js';
 import { checkInvariants } from '../helpers/invariants.js';
 
 const cases = readJsonlGz<PolyglotCase>('bench/polyglot-dev.jsonl.gz');
@@ -28,6 +32,9 @@ interface Row {
 }
 const rows: Row[] = [];
 const failures: string[] = [];
+/** (h) kept lines shown without the header of a clause around them. */
+const clauseFailures: string[] = [];
+let clauseChecked = 0;
 /** (g) markers of files with kept lines, and those hiding lines no dearer than themselves. */
 const markerCost = { all: 0, cheap: 0 };
 
@@ -35,6 +42,7 @@ describe('prune properties on polyglot-dev', () => {
   beforeAll(async () => {
     for (const c of cases) {
       const input = await checkSyntax(c.code, c.lang);
+      const chains = await clauseHeaderChains(c.code, c.lang);
       for (const mode of MODES) {
         const req = { code: c.code, query: c.query, path: c.path, ratio: mode.ratio };
         const r = await pruner.prune(req);
@@ -47,6 +55,11 @@ describe('prune properties on polyglot-dev', () => {
         // (f) a budget that affords real content is never answered with a lone marker
         if (mode.name === 'ratio4' && r.tokensIn >= 2000 && r.kept.length === 0) failures.push(`${c.path} [${mode.name}] collapsed to a marker (${r.tokensIn} tokens in)`);
         countCheapMarkers(c.code, r);
+        if (chains && mode.name !== 'ratio8') {
+          clauseChecked++;
+          const v = clauseViolations(chains, r.keepMask);
+          if (v.length) clauseFailures.push(`${c.path} [${mode.name}] ${v.length}: ${v.slice(0, 2).join('; ')}`);
+        }
         if (mode.name === 'ratio4') {
           const again: PruneResult = await pruner.prune(req);
           if (again.text !== r.text) failures.push(`${c.path} [${mode.name}] not deterministic`);
@@ -70,6 +83,11 @@ describe('prune properties on polyglot-dev', () => {
 
   it('(a,b,d,e) every output is honest, partitioned, deterministic and within budget', () => {
     expect(failures.slice(0, 10)).toEqual([]);
+  });
+
+  it('(h) no kept line is shown under the wrong clause (ratio 4 and threshold mode)', () => {
+    expect(clauseChecked).toBeGreaterThan(500);
+    expect(clauseFailures.slice(0, 10)).toEqual([]);
   });
 
   it('(c) outputs of cleanly parsing files still parse in >= 99% of files, per language and mode', () => {
@@ -99,6 +117,9 @@ describe('budget mode under random budgets (fast-check)', () => {
         expect(big.tokensOut).toBeLessThanOrEqual(t1 + dt);
         const tooSmall = small.text === '' && small.warnings.some((w) => w.includes('too small'));
         if (!tooSmall) expect(checkInvariants(c.code, small)).toBeNull();
+        // (h) under any budget: a clause header the budget cannot afford takes its body with it
+        const chains = await clauseHeaderChains(c.code, c.lang);
+        if (chains) for (const r of [small, big]) expect(clauseViolations(chains, r.keepMask)).toEqual([]);
         // Nesting holds for the score-ranked seeds; repair/gap filling may differ at the edges,
         // so check that almost every line kept at the small budget is kept at the bigger one.
         let lost = 0;
