@@ -126,6 +126,11 @@ export interface SyntaxIndex {
   definitions: Map<string, number[]>;
   /** bound name -> import line that binds it. */
   imports: Map<string, number>;
+  /**
+   * Per line: the first line of the item an attribute/decorator/annotation/doc comment line belongs
+   * to, or -1 (syntax/attachments.ts). Absent: no such links.
+   */
+  attachedTo?: Int32Array;
 }
 
 // ---------------------------------------------------------------------------

@@ -8,6 +8,8 @@
  * (h) at ratio 4 and in threshold mode no kept line is shown under the wrong clause: the header of
  * every else/elif/except/finally/catch/case/default/match arm/rescue around it is kept too (checked
  * against the tree-sitter tree directly, test/helpers/clauses.ts).
+ * (i) in every mode, a kept attribute/decorator/annotation/doc comment line comes with the first
+ * line of its item (test/helpers/attachments.ts).
  * Plus fast-check over random budgets: budgets respected, kept sets nest as the budget grows, (h) holds.
  */
 import fc from 'fast-check';
@@ -17,6 +19,7 @@ import { checkSyntax } from '../../src/core/syntax/index.js';
 import { countLineTokens } from '../../src/core/tokens/count.js';
 import type { PruneResult } from '../../src/core/types.js';
 import { type PolyglotCase, readJsonlGz } from '../helpers/cases.js';
+import { attachmentItems, attachmentViolations } from '../helpers/attachments.js';
 import { clauseHeaderChains, clauseViolations } from '../helpers/clauses.js';
 import { checkInvariants } from '../helpers/invariants.js';
 
@@ -35,6 +38,9 @@ const failures: string[] = [];
 /** (h) kept lines shown without the header of a clause around them. */
 const clauseFailures: string[] = [];
 let clauseChecked = 0;
+/** (i) attributes, decorators and doc comments kept without their item. */
+const attachmentFailures: string[] = [];
+let attachmentsChecked = 0;
 /** (g) markers of files with kept lines, and those hiding lines no dearer than themselves. */
 const markerCost = { all: 0, cheap: 0 };
 
@@ -43,6 +49,7 @@ describe('prune properties on polyglot-dev', () => {
     for (const c of cases) {
       const input = await checkSyntax(c.code, c.lang);
       const chains = await clauseHeaderChains(c.code, c.lang);
+      const items = await attachmentItems(c.code, c.lang);
       for (const mode of MODES) {
         const req = { code: c.code, query: c.query, path: c.path, ratio: mode.ratio };
         const r = await pruner.prune(req);
@@ -59,6 +66,11 @@ describe('prune properties on polyglot-dev', () => {
           clauseChecked++;
           const v = clauseViolations(chains, r.keepMask);
           if (v.length) clauseFailures.push(`${c.path} [${mode.name}] ${v.length}: ${v.slice(0, 2).join('; ')}`);
+        }
+        if (items) {
+          attachmentsChecked += items.size;
+          const v = attachmentViolations(items, r.keepMask);
+          if (v.length) attachmentFailures.push(`${c.path} [${mode.name}] ${v.length}: ${v.slice(0, 2).join('; ')}`);
         }
         if (mode.name === 'ratio4') {
           const again: PruneResult = await pruner.prune(req);
@@ -90,6 +102,11 @@ describe('prune properties on polyglot-dev', () => {
     expect(clauseFailures.slice(0, 10)).toEqual([]);
   });
 
+  it('(i) attributes, decorators and doc comments are never kept without their item', () => {
+    expect(attachmentsChecked).toBeGreaterThan(10_000);
+    expect(attachmentFailures.slice(0, 10)).toEqual([]);
+  });
+
   it('(c) outputs of cleanly parsing files still parse in >= 99% of files, per language and mode', () => {
     const byKey = new Map<string, { ok: number; all: number }>();
     for (const r of rows) {
@@ -119,6 +136,7 @@ describe('budget mode under random budgets (fast-check)', () => {
         if (!tooSmall) expect(checkInvariants(c.code, small)).toBeNull();
         // (h) under any budget: a clause header the budget cannot afford takes its body with it
         const chains = await clauseHeaderChains(c.code, c.lang);
+      const items = await attachmentItems(c.code, c.lang);
         if (chains) for (const r of [small, big]) expect(clauseViolations(chains, r.keepMask)).toEqual([]);
         // Nesting holds for the score-ranked seeds; repair/gap filling may differ at the edges,
         // so check that almost every line kept at the small budget is kept at the bigger one.

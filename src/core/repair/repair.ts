@@ -90,6 +90,9 @@ export function repairClosure(
     // ...and the header of every clause around it: an `else:` body shown without its `else:` would
     // read as the `if` body (dropOrphans is the other half of this rule, for lines that cannot stay).
     for (const c of clauseHeaders(syntax, i)) add(c, 'header');
+    // An attribute, decorator or doc comment documents nothing without its item.
+    const item = syntax.attachedTo?.[i] ?? -1;
+    if (item > i) add(item, 'header');
     // A scope that starts on this line: its multi-line header (up to an Allman-style `{` line) and decorators come along.
     for (const s of scopesStartingAt(syntax, i)) addHeader(s);
     // Brackets this line closes need the lines that opened them.
@@ -170,8 +173,8 @@ export function requiredHeaders(syntax: SyntaxIndex, i: number): number[] {
 
 /**
  * Drop kept lines whose required headers are not kept (a header the budget or the syntax fix
- * banned), so that no line is ever shown under the wrong block or clause; then decorators,
- * attributes and doc comments whose item went. Returns the number of lines dropped.
+ * banned), so that no line is ever shown under the wrong block or clause; then attributes,
+ * decorators and doc comments whose item went. Returns the number of lines dropped.
  */
 export function dropOrphans(mask: Uint8Array, syntax: SyntaxIndex): number {
   let dropped = 0;
@@ -181,6 +184,16 @@ export function dropOrphans(mask: Uint8Array, syntax: SyntaxIndex): number {
     if (requiredHeaders(syntax, i).some((h) => !mask[h])) {
       mask[i] = 0;
       dropped++;
+    }
+  }
+  // items come after their attachments, and their fate is settled above
+  const items = syntax.attachedTo;
+  if (items) {
+    for (let i = 0; i < mask.length; i++) {
+      if (mask[i] && items[i] > i && !mask[items[i]]) {
+        mask[i] = 0;
+        dropped++;
+      }
     }
   }
   return dropped;
