@@ -14,7 +14,7 @@ import { fillCheapGaps, type GapCosts } from './select/gaps.js';
 import { openedPriorities, priorityOrder, segmentThresholds, selectByBudget, selectByThreshold } from './select/select.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
 import { countLineTokens, countTokens } from './tokens/count.js';
-import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
+import type { Document, LineExplain, LineScores, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
 import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadRule } from './policy/readPolicy.js';
 
@@ -70,21 +70,35 @@ export function prune(req: PruneRequest): Promise<PruneResult> {
   return defaultPruner.prune(req);
 }
 
+type LoadedScorer = { scorer: Scorer | null; problem?: string; missing?: boolean };
+
 async function resolveScorer(opts: PrunerOptions): Promise<Scorer> {
   const s = opts.scorer ?? 'learned';
   if (typeof s === 'object') return s;
   if (s === 'heuristic') return createHeuristicScorer();
+  let problem: string;
   try {
     // The model module is optional at runtime: a build without weights still prunes.
-    const model: { loadDefaultScorer?: (dir?: string) => Scorer | null; createLearnedScorer?: (dir?: string) => Scorer | null } =
-      await import('./model/index.js');
-    const learned = opts.modelDir ? model.createLearnedScorer?.(opts.modelDir) : model.loadDefaultScorer?.();
-    if (learned) return learned;
-    if (opts.modelDir) throw new SkimError(`no model weights found in ${opts.modelDir}`, 'EUSAGE');
+    const model: { loadDefault?: () => LoadedScorer; loadLearnedScorer?: (dir?: string) => LoadedScorer } = await import('./model/index.js');
+    const loaded = (opts.modelDir ? model.loadLearnedScorer?.(opts.modelDir) : model.loadDefault?.()) ?? { scorer: null, problem: 'the model module has no loader' };
+    if (loaded.scorer) return loaded.scorer;
+    // a directory the caller named that holds no model at all is a usage error; a corrupt one is not
+    if (opts.modelDir && loaded.missing) throw new SkimError(`no model weights found in ${opts.modelDir}`, 'EUSAGE');
+    problem = loaded.problem ?? 'unknown problem';
   } catch (err) {
     if (err instanceof SkimError) throw err;
+    problem = `the model module failed to load (${(err as Error).message})`;
   }
-  return createHeuristicScorer();
+  // Fall back visibly: every result says the learned model was not used, and why.
+  const heuristic = createHeuristicScorer();
+  return { name: heuristic.name, warnings: [`learned model not used: ${problem}; heuristic scorer used instead`], score: (input) => heuristic.score(input) };
+}
+
+/** Scores that can decide something: every keep probability and the document score are finite. */
+function finiteScores(s: LineScores): boolean {
+  if (!Number.isFinite(s.docScore)) return false;
+  for (let i = 0; i < s.keep.length; i++) if (!Number.isFinite(s.keep[i])) return false;
+  return true;
 }
 
 function validate(req: PruneRequest): void {
@@ -149,7 +163,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
 
 async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRule[]): Promise<{ result: PruneResult; doc: Document | null }> {
   const t0 = performance.now();
-  const warnings: string[] = [];
+  const warnings: string[] = [...(scorer.warnings ?? [])];
   const code = req.code;
   const language = req.language ? normalizeLanguage(req.language) : undefined;
   let query = (req.query ?? '').trim();
@@ -208,6 +222,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
   if (huge) warnings.push('input too large for a full parse: indentation/bracket fallback used');
   let docScore = 0;
   let docWeight = 0;
+  let nonFinite = false;
   for (const seg of doc.segments) {
     const texts = seg.lines.map((i) => doc.lines[i].text);
     const lang = huge ? 'text' : seg.language;
@@ -221,14 +236,20 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
     }
     const info = languageInfo(seg.language);
     analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder, braces: info.blockEnd === 'braces' } });
-    const scoreFor = (q: string) => {
+    const scoreFor = (q: string): LineScores => {
       if (keepAll) return { keep: new Float64Array(texts.length), docScore: 0 };
+      const input = { query: q, lines: texts, syntax, language: seg.language, path: seg.path };
       try {
-        return scorer.score({ query: q, lines: texts, syntax, language: seg.language, path: seg.path });
+        const s = scorer.score(input);
+        if (finiteScores(s)) return s;
+        // NaN never decides anything: threshold mode returns the input whole below, a budget
+        // (which must hold) ranks by the heuristic scores instead
+        if (!nonFinite) warnings.push(`scorer ${scorer.name} produced non-finite scores (NaN or infinite)${budgetMode ? '; heuristic used' : ': returned unchanged'}`);
+        nonFinite = true;
       } catch (err) {
         warnings.push(`scorer ${scorer.name} failed (${(err as Error).message}); heuristic used`);
-        return createHeuristicScorer().score({ query: q, lines: texts, syntax, language: seg.language, path: seg.path });
       }
+      return createHeuristicScorer().score(input);
     };
     const scores = scoreFor(query);
     // A line that serves the run's task is worth keeping even when this read's goal is narrower.
@@ -247,6 +268,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
     docWeight += seg.lines.length;
   }
   docScore = docWeight ? docScore / docWeight : 0;
+  if (nonFinite && !budgetMode) return done(whole(doc, tokensIn, undefined, 1));
   // Multi-file input (grep over many files, ==> headers): a file far below the best one collapses
   // to its marker, which names it, its line range and (for grep) its match count.
   const segScores = doc.segments.map((seg) => seg.lines.reduce((m, i) => Math.max(m, probs[i]), 0));
@@ -384,9 +406,12 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
     }
   } else {
     const base = scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
+    // a threshold that is not a probability would decide everything (NaN, 5) or nothing: fail open
+    if (!(base > 0 && base <= 1) && req.threshold === undefined)
+      return done(whole(doc, tokensIn, `scorer ${scorer.name} has no usable threshold (${base}): returned unchanged`, round(docScore)));
     const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : Math.min(1, base * (decision?.tauScale ?? 1)));
     // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
-    const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
+    const floor = req.threshold === undefined && Number.isFinite(scorer.relativeFloor) ? (scorer.relativeFloor ?? 0) : 0;
     thresholdInfo = { threshold: tau, calibratedThreshold: base };
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     for (let i = 0; i < n; i++) if (!unseen(i) && probs[i] <= 1) seeds[i] = 0;

@@ -165,6 +165,8 @@ export interface Scorer {
    * the best line of their file: a file about the question keeps its relevant part, not all of it.
    */
   readonly relativeFloor?: number;
+  /** Problems with the scorer itself (the corrupt model it stands in for), repeated on every result. */
+  readonly warnings?: readonly string[];
   score(input: ScoreInput): LineScores;
 }
 
