@@ -4,7 +4,7 @@
  * Problems in the content (binary input, a scorer failure, an oversized file) become warnings on
  * the result and the original text is returned (fail open); misuse of the API throws SkimError.
  */
-import { ingest } from './ingest/ingest.js';
+import { ingest, splitLines } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
 import { dropOrphans, type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
@@ -174,7 +174,8 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
 
   const whole = (doc: Document | null, tokensIn: number, why?: string, score = 1): PruneResult => {
     if (why) warnings.push(why);
-    const n = doc ? doc.lines.length : 0;
+    // `kept` covers every returned line, also when the input was never ingested (binary input)
+    const n = doc ? doc.lines.length : splitLines(code).lines.length;
     return {
       text: code,
       kept: n ? [[1, n]] : [],
