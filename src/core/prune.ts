@@ -467,7 +467,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
     text,
     kept: maskRanges(chosen.mask, 1),
     // One range per marker: runs split where the file changes (grep/multi input).
-    omitted: omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
+    omitted: chosen.wholeMarker ? [[1, n]] : omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
     ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask) }),
     score: round(docScore),
     tokensIn,
@@ -491,6 +491,8 @@ interface Materialized {
   mask: Uint8Array;
   reasons: (KeepReason | undefined)[];
   pieces: RenderPiece[];
+  /** One marker stands for the whole input (across files): `omitted` is then that one range. */
+  wholeMarker?: boolean;
   cost: number;
 }
 
@@ -686,21 +688,38 @@ function dropsAny(before: Uint8Array, after: Uint8Array): boolean {
   return false;
 }
 
-/** Nothing fits: one marker for the whole input if even that fits, else nothing (with a warning). */
+/**
+ * Nothing fits: every file becomes its marker(s), named like any other marker (file line numbers,
+ * grep paths), when those fit; else one marker for the whole input. When not even that fits, the
+ * output is still that one marker, over the budget: an empty output would lose the lines silently.
+ */
 function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number, warnings: string[], measure: Measure): Materialized {
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
   const reasons: (KeepReason | undefined)[] = new Array(n);
-  const comment = analyses[0]?.info.lineComment;
+  // layout lines (grep `--`, `==> a <==` headers) stay, as in any other output
+  for (let i = 0; i < n; i++) if (doc.lines[i].segment === -1) mask[i] = 1;
+  const infos: SegmentRenderInfo[] = analyses.map((a) => ({ lineComment: a.info.lineComment, placeholders: new Map() }));
+  const unit = measure === CHARS ? 'characters' : 'tokens';
+  const tooSmall = (cost: number) =>
+    `budget of ${budget} ${unit} is too small even for a marker: the output is one marker (${cost} ${unit}), over the budget`;
+  const perFile = layout(doc, mask, infos);
+  const perFileCost = measure.exact(joinPieces(perFile));
+  if (perFile.length === 1 || perFileCost <= budget) {
+    if (perFileCost > budget) warnings.push(tooSmall(perFileCost));
+    else warnings.push(`budget too small for any line: ${perFile.length === 1 ? 'whole input collapsed to one marker' : 'every file collapsed to its marker'}`);
+    return { mask, reasons, pieces: perFile, cost: measure.estimate(perFile) };
+  }
+  mask.fill(0);
+  // one marker across files is not in any one file's language (nor are grep markers comments)
+  const comment = doc.shape === 'grep' || doc.segments.length > 1 ? null : analyses[0]?.info.lineComment;
   const noun = n === 1 ? 'line' : 'lines';
   const line = comment ? `${comment} ... ${n} ${noun} omitted (1-${n})` : `... ${n} ${noun} omitted (1-${n})`;
   const eol = doc.finalNewline ? doc.eol : '';
-  if (measure.exact(line + eol) <= budget) {
-    warnings.push('budget too small for any line: whole input collapsed to one marker');
-    return { mask, reasons, pieces: [{ line, eol, source: -1, segment: -1, code: line }], cost: 0 };
-  }
-  warnings.push(`budget of ${budget} tokens is too small even for a marker: output is empty`);
-  return { mask, reasons, pieces: [], cost: 0 };
+  const pieces: RenderPiece[] = [{ line, eol, source: -1, segment: -1, code: line, run: { start: 0, end: n - 1 } }];
+  const cost = measure.exact(line + eol);
+  warnings.push(cost <= budget ? 'budget too small for any line: whole input collapsed to one marker' : tooSmall(cost));
+  return { mask, reasons, pieces, cost: measure.estimate(pieces), wholeMarker: true };
 }
 
 /** A threshold on the relative scale (0.5 = the calibrated τ) as a keep probability. */
