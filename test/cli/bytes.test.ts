@@ -1,6 +1,7 @@
 /**
  * The CLI keeps the bytes it was given (issue #20 D): a UTF-8 byte order mark survives `skim
- * prune` and `skim cat` (which matches `cat -n`).
+ * prune` and `skim cat` (which matches `cat -n`), and input that is not valid UTF-8 reports its
+ * real token count instead of 0.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -50,5 +51,19 @@ describe('a UTF-8 byte order mark', () => {
     const r = skim(['cat', small]);
     expect(r.status).toBe(0);
     expect(r.stdout.equals(execFileSync('cat', ['-n', small]))).toBe(true);
+  });
+});
+
+describe('input that is not valid UTF-8', () => {
+  it('comes back unchanged, with its real token count', () => {
+    const f = path.join(tmp, 'latin1.py');
+    writeFileSync(f, Buffer.concat([Buffer.from('def f():\n    return "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]));
+    const r = skim(['prune', f, '--query', 'what does f return?', '--json']);
+    expect(r.status).toBe(0);
+    const o = JSON.parse(r.stdout.toString('utf8'));
+    expect(o.kept).toEqual([[1, 2]]);
+    expect(o.tokensIn).toBeGreaterThan(5);
+    expect(o.tokensOut).toBe(o.tokensIn);
+    expect(o.warnings.join('\n')).toMatch(/not valid UTF-8/);
   });
 });
