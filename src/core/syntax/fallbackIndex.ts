@@ -6,6 +6,8 @@ import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
 import { linkAttachments } from './attachments.js';
 import { languageInfo, type LanguageInfo } from './languages.js';
 import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
+import { pairGroup } from './clauseGroups.js';
+import { MAX_SCOPE_DEPTH } from '../limits.js';
 
 const DEF_RE =
   /^(?:[\w@.<>()"', ]*?\s)?(?:fun|func|function|def|fn|sub|proc|method)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?([A-Za-z_$][\w$]*)/;
@@ -111,21 +113,17 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
   /** For a line whose first token is a closing `}`: the row of the matching `{`. */
   const closesRowOf = new Int32Array(n).fill(-1);
 
-  // 1. bracket matching with strings and comments skipped (code-ish languages only)
-  const stack: { ch: string; row: number }[] = [];
+  // 1. bracket matching with strings and comments skipped (code-ish languages only). Each entry
+  // knows how many `{` are at or below it and the row of the lowest `(`/`[`, so a line reads
+  // both in O(1) instead of scanning the stack (which costs O(depth) per line on deep nesting).
+  const stack: { ch: string; row: number; braces: number; parenRow: number }[] = [];
   let inBlock = false; // inside /* */ or <!-- -->
   const [bcOpen, bcClose] = info.blockComment ?? [null, null];
   for (let row = 0; row < n; row++) {
     const text = String(lines[row] ?? '');
     const trimmed = text.trim();
     // statement start: inside unclosed ( or [ from an earlier line
-    let parenRow = -1;
-    for (const f of stack) {
-      if (f.ch !== '{') {
-        parenRow = f.row;
-        break;
-      }
-    }
+    const parenRow = stack.length ? stack[stack.length - 1]!.parenRow : -1;
     stmtStart[row] = parenRow >= 0 ? stmtStart[parenRow]! : row;
     if (inBlock || (prefix && trimmed.startsWith(prefix)) || (bcOpen && trimmed.startsWith(bcOpen))) isComment[row] = 1;
     if (!code && !bcOpen) continue;
@@ -159,16 +157,22 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
         firstToken = false;
         continue;
       }
-      if (ch === '(' || ch === '[' || ch === '{') stack.push({ ch, row });
+      if (ch === '(' || ch === '[' || ch === '{') {
+        const below = stack[stack.length - 1];
+        const parenRow = below && below.parenRow >= 0 ? below.parenRow : ch === '{' ? -1 : row;
+        stack.push({ ch, row, braces: (below?.braces ?? 0) + (ch === '{' ? 1 : 0), parenRow });
+      }
       else if (ch === ')' || ch === ']' || ch === '}') {
         const want = ch === ')' ? '(' : ch === ']' ? '[' : '{';
         for (let k = stack.length - 1; k >= 0 && k >= stack.length - 4; k--) {
           if (stack[k]!.ch === want) {
             const open = stack[k]!.row;
+            // (scopes deeper than MAX_SCOPE_DEPTH are not tracked: every line lists its scopes)
+            const deep = stack[k]!.braces > MAX_SCOPE_DEPTH;
             stack.length = k;
             if (open < row) {
               closers[open]!.push(row);
-              if (want === '{') braceScopes.push({ open, close: row });
+              if (want === '{' && !deep) braceScopes.push({ open, close: row });
             }
             if (firstToken && want === '{') closesRowOf[row] = open;
             break;
@@ -265,7 +269,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
       close(lastCode, ind);
       const next = nextCode(row);
       const opens = next >= 0 && indentWidth(String(lines[next] ?? '')) > ind && (info.indentScoped || /:\s*$/.test(text));
-      if (opens) open.push({ row, indent: ind });
+      if (opens && open.length < MAX_SCOPE_DEPTH) open.push({ row, indent: ind });
       lastCode = row;
     }
     close(lastCode, -1);
@@ -305,17 +309,29 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
   }
 
   scopes.sort((a, b) => a.start - b.start || b.end - a.end);
-  // functions inside class-like scopes are methods
-  for (let i = 0; i < scopes.length; i++) {
+  // Functions inside class-like scopes are methods: the latest definition before a function that
+  // starts before it and reaches its end decides. A stack of the definitions that can still decide
+  // (ends decreasing upwards: an earlier one that ends no later than a later one never can) and a
+  // binary search replace a backward scan per function, which was quadratic.
+  const defs: number[] = [];
+  for (let i = 0, entered = 0; i < scopes.length; i++) {
     const s = scopes[i]!;
-    if (s.kind !== 'function') continue;
-    for (let j = i - 1; j >= 0; j--) {
-      const o = scopes[j]!;
-      if (o.start < s.start && o.end >= s.end && o.isDefinition) {
-        if (/class|interface|struct|enum|trait|impl|module/.test(o.kind)) s.kind = 'method';
-        break;
-      }
+    for (; entered < i && scopes[entered]!.start < s.start; entered++) {
+      const d = scopes[entered]!;
+      if (!d.isDefinition) continue;
+      while (defs.length && scopes[defs[defs.length - 1]!]!.end <= d.end) defs.pop();
+      defs.push(entered);
     }
+    if (s.kind !== 'function') continue;
+    let lo = 0;
+    let hi = defs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (scopes[defs[mid]!]!.end >= s.end) lo = mid;
+      else hi = mid - 1;
+    }
+    const o = defs.length && scopes[defs[lo]!]!.end >= s.end ? scopes[defs[lo]!]! : null;
+    if (o && /class|interface|struct|enum|trait|impl|module/.test(o.kind)) s.kind = 'method';
   }
 
   // 3. per-line facts
@@ -332,12 +348,21 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
   const definitionAt = new Map<number, Scope>();
   for (const s of scopes) if (s.isDefinition && s.name && !definitionAt.has(s.start)) definitionAt.set(s.start, s);
   let active: number[] = [];
+  // lines with the same enclosing scopes share one array (nothing mutates it)
+  let shared: number[] = [];
   let k = 0;
   for (let row = 0; row < n; row++) {
-    if (active.some((s) => scopes[s]!.end < row)) active = active.filter((s) => scopes[s]!.end >= row);
+    let changed = false;
+    if (active.some((s) => scopes[s]!.end < row)) {
+      active = active.filter((s) => scopes[s]!.end >= row);
+      changed = true;
+    }
     while (k < order.length && scopes[order[k]!]!.headerEnd + 1 <= row) {
       const s = order[k++]!;
-      if (scopes[s]!.end >= row) active.push(s);
+      if (scopes[s]!.end >= row) {
+        active.push(s);
+        changed = true;
+      }
     }
     const text = String(lines[row] ?? '');
     const t = text.trim();
@@ -383,9 +408,13 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
       const v = VAR_RE.exec(bare);
       if (v) defines.push(v[1]!);
       const noStrings = bare.length > 4000 ? '' : bare.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, ' ');
+      const seen = new Set(defines);
       for (const m of noStrings.matchAll(IDENT_RE)) {
         const w = m[0];
-        if (!KEYWORDS.has(w) && !defines.includes(w) && !uses.includes(w) && !/^\d/.test(w)) uses.push(w);
+        if (!KEYWORDS.has(w) && !seen.has(w) && !/^\d/.test(w)) {
+          seen.add(w);
+          uses.push(w);
+        }
       }
     }
     for (const d of defines) {
@@ -393,11 +422,14 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
       if (rows) rows.push(row);
       else definitions.set(d, [row]);
     }
-    if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
+    if (changed) {
+      if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
+      shared = active.slice();
+    }
     out[row] = {
       kind,
-      depth: active.length,
-      scopes: active.slice(),
+      depth: shared.length,
+      scopes: shared,
       defines,
       uses,
       stmtStart: stmtStart[row]!,
@@ -413,7 +445,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
     g.push(row);
     groups.set(root, g);
   }
-  for (const g of groups.values()) for (const r of g) for (const o of g) if (o !== r && !pairs[r]!.includes(o)) pairs[r]!.push(o);
+  for (const g of groups.values()) pairGroup(g, (r, o) => pairs[r]!.push(o));
   for (let row = 0; row < n; row++) if (pairs[row]!.length) out[row]!.pairs = pairs[row]!.sort((a, b) => a - b);
 
   const attachRows = Uint8Array.from(out, (ls) => (ls.kind === 'decorator' ? 1 : 0));

@@ -10,26 +10,65 @@ import { grammarSpec } from './lang/index.js';
 import { indexTree } from './walker.js';
 import { buildFallbackIndex, trivialIndex } from './fallbackIndex.js';
 import { parseText } from './parse.js';
+import { MAX_PARSE_CHARS, MAX_PARSE_DEPTH, MAX_PARSE_LINE, MAX_PARSE_LINES } from '../limits.js';
 
-/** Inputs larger than this are not parsed (tree-sitter time and memory grow with size). */
-export const MAX_PARSE_CHARS = 4_000_000;
-/** A line longer than this is minified/generated code: parsing it costs seconds and yields no useful structure. */
-export const MAX_PARSE_LINE = 200_000;
+export { MAX_PARSE_CHARS, MAX_PARSE_LINE } from '../limits.js';
 
-export function buildSyntaxIndex(lines: string[], language: string): SyntaxIndex {
+/**
+ * Why these lines are not worth a tree-sitter parse (the fallback index takes them), or null:
+ * too large, a minified line (silent: the usual case for a bundle), or nesting too deep
+ * (tree-sitter's and the walker's work per line grows with the depth).
+ */
+export function parseRefusal(lines: readonly string[]): { why: string; silent?: boolean } | null {
+  let size = 0;
+  let longest = 0;
+  for (const l of lines) {
+    size += l.length + 1;
+    if (l.length > longest) longest = l.length;
+  }
+  if (size > MAX_PARSE_CHARS || lines.length > MAX_PARSE_LINES) return { why: 'input too large for a full parse' };
+  if (longest > MAX_PARSE_LINE) return { why: 'a line too long for a full parse', silent: true };
+  if (nestingDepth(lines) > MAX_PARSE_DEPTH) return { why: `nesting deeper than ${MAX_PARSE_DEPTH} levels` };
+  return null;
+}
+
+/**
+ * Deepest nesting of the text, roughly: brackets (strings not skipped) or indentation levels,
+ * whichever is deeper. One pass; stops counting once past MAX_PARSE_DEPTH.
+ */
+export function nestingDepth(lines: readonly string[]): number {
+  let depth = 0;
+  let deepest = 0;
+  const indents: number[] = [0];
+  for (const l of lines) {
+    let w = 0;
+    while (w < l.length && (l.charCodeAt(w) === 32 || l.charCodeAt(w) === 9)) w++;
+    if (w < l.length) {
+      while (indents[indents.length - 1]! > w) indents.pop();
+      if (w > indents[indents.length - 1]!) indents.push(w);
+      if (indents.length - 1 > deepest) deepest = indents.length - 1;
+    }
+    for (let i = w; i < l.length; i++) {
+      const c = l.charCodeAt(i);
+      if (c === 40 || c === 91 || c === 123) {
+        if (++depth > deepest) deepest = depth;
+      } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+    }
+    if (deepest > MAX_PARSE_DEPTH) return deepest;
+  }
+  return deepest;
+}
+
+/** `notes` receives why a grammar language was not parsed (a too large or too deep input). */
+export function buildSyntaxIndex(lines: string[], language: string, notes?: string[]): SyntaxIndex {
   const lang = normalizeLanguage(language);
   try {
     if (!Array.isArray(lines)) return buildFallbackIndex([], lang);
     const spec = grammarSpec(lang);
     const parser = loadedParser(lang);
     if (spec && parser && lines.length > 0) {
-      let size = 0;
-      let longest = 0;
-      for (const l of lines) {
-        size += l.length + 1;
-        if (l.length > longest) longest = l.length;
-      }
-      if (size <= MAX_PARSE_CHARS && longest <= MAX_PARSE_LINE) {
+      const refusal = parseRefusal(lines);
+      if (refusal === null) {
         const tree = parseText(parser, lines.join('\n'), lang);
         if (tree) {
           try {
@@ -38,7 +77,7 @@ export function buildSyntaxIndex(lines: string[], language: string): SyntaxIndex
             tree.delete();
           }
         }
-      }
+      } else if (!refusal.silent) notes?.push(`${refusal.why}: indentation/bracket fallback used`);
     }
     return buildFallbackIndex(lines, lang);
   } catch {

@@ -9,6 +9,8 @@ import type { GrammarSpec, NameAt } from './lang/types.js';
 import { IDENTIFIER_TYPES, namesIn } from './lang/names.js';
 import { linkAttachments } from './attachments.js';
 import { closerTest, detectIndentUnit, identifiersIn, leadingWhitespace, type IdentifierScanOptions } from './lineText.js';
+import { MAX_SCOPE_DEPTH } from '../limits.js';
+import { pairGroup } from './clauseGroups.js';
 
 /** Scope kinds that define a name. */
 const DEFINITION_KINDS = new Set([
@@ -54,6 +56,12 @@ interface Frame {
   pending: number[] | null;
   /** Named statements seen so far (for docstrings). */
   stmts: number;
+  /** Scopes on the stack up to and including this node (capped at MAX_SCOPE_DEPTH). */
+  scopeDepth: number;
+  /** The nearest frame on the stack (this one included) that owns clauses, or null. */
+  owner: Frame | null;
+  /** The nearest enclosing definition scope (index into scopes), or -1. */
+  definition: number;
 }
 
 const DEEP = 1 << 20;
@@ -89,8 +97,12 @@ const EXTRA_KEYWORDS: Record<string, readonly string[]> = {
   go: 'nil iota string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr byte rune bool error float32 float64 any'.split(' '),
 };
 
-function frame(type: string, flags: number, sr: number, block: boolean, budget: number): Frame {
-  return { type, flags, budget, sr, block, scope: -1, group: null, open: null, pending: null, stmts: 0 };
+function frame(type: string, flags: number, sr: number, block: boolean, budget: number, parent: Frame | null): Frame {
+  const f: Frame = { type, flags, budget, sr, block, scope: -1, group: null, open: null, pending: null, stmts: 0, scopeDepth: 0, owner: null, definition: -1 };
+  f.scopeDepth = parent?.scopeDepth ?? 0;
+  f.owner = flags & F_OWNER ? f : (parent?.owner ?? null);
+  f.definition = parent?.definition ?? -1;
+  return f;
 }
 
 const F_NAMED = 1 << 0;
@@ -240,13 +252,11 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
 
   const stack: Frame[] = [];
   const root = tree.rootNode;
-  stack.push(frame(root.type, 0, 0, true, DEEP));
+  stack.push(frame(root.type, 0, 0, true, DEEP, null));
   const cursor = tree.walk();
 
-  const nearestOwner = (): Frame | null => {
-    for (let i = stack.length - 1; i >= 0; i--) if (stack[i]!.flags & F_OWNER) return stack[i]!;
-    return null;
-  };
+  // (each frame knows its nearest owner: a scan of the stack would cost O(depth) per clause)
+  const nearestOwner = (): Frame | null => stack[stack.length - 1]!.owner;
   const closeBracket = (parent: Frame, kind: number, row: number) => {
     const open = parent.open;
     if (!open) return;
@@ -339,15 +349,7 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     }
     if (name && name.length > 200) name = name.slice(0, 200);
     kind = spec.kindOf ? spec.kindOf(node, kind) : kind;
-    if (kind === 'function') {
-      for (let i = stack.length - 1; i >= 0; i--) {
-        const s = stack[i]!.scope;
-        if (s >= 0 && scopes[s]!.isDefinition) {
-          if (CLASS_KINDS.has(scopes[s]!.kind)) kind = 'method';
-          break;
-        }
-      }
-    }
+    if (kind === 'function' && parent.definition >= 0 && CLASS_KINDS.has(scopes[parent.definition]!.kind)) kind = 'method';
     const isDefinition = DEFINITION_KINDS.has(kind) && !!name;
     const decos = [...new Set(decorators)].filter((r) => r < start && r >= 0).sort((a, b) => a - b);
     return {
@@ -479,10 +481,15 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
           // (down to where definitions live, spec.defDepth): nothing else there is structural.
           const budget =
             er > sr ? DEEP : f & F_BLOCK ? 1 : statement ? spec.defDepth : parent.budget >= DEEP ? 0 : parent.budget - 1;
-          if (budget > 0) child = frame(type, f, sr, (f & F_BLOCK) !== 0, budget);
-          if (f & F_SCOPE && er > sr) {
+          if (budget > 0) child = frame(type, f, sr, (f & F_BLOCK) !== 0, budget, parent);
+          if (f & F_SCOPE && er > sr && parent.scopeDepth < MAX_SCOPE_DEPTH) {
+            // (deeper scopes are not tracked: every line lists its enclosing scopes)
             const scope = analyzeScope(cursor.currentNode, spec.scopes[type]!, parent, sr, er);
-            if (child) child.scope = scopes.length;
+            if (child) {
+              child.scope = scopes.length;
+              child.scopeDepth++;
+              if (scope.isDefinition) child.definition = scopes.length;
+            }
             scopes.push(scope);
           } else if (f & F_WRAPPER) {
             // the definition inside a wrapper takes the decorators seen before the wrapper
@@ -528,17 +535,24 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
   return assemble();
 
   function assemble(): SyntaxIndex {
-    // statement ranges: outer first, inner statements override their lines
+    // statement ranges: each line takes the last statement (in pre-order) that covers it, so inner
+    // statements override outer ones. One sweep with a stack of open statements: painting every
+    // statement's lines would cost O(lines x nesting depth).
     const stmtStart = new Int32Array(n);
     const stmtEnd = new Int32Array(n);
-    for (let i = 0; i < n; i++) stmtStart[i] = stmtEnd[i] = i;
-    for (let k = 0; k < stmts.length; k += 2) {
-      const s = stmts[k]!;
-      const e = Math.min(stmts[k + 1]!, last);
-      for (let r = s; r <= e; r++) {
-        stmtStart[r] = s;
-        stmtEnd[r] = e;
+    const open: number[] = []; // indexes into stmts of statements started and not yet known to be over
+    for (let r = 0, k = 0; r < n; r++) {
+      // pre-order visits statements by start row
+      while (k < stmts.length && stmts[k]! <= r) {
+        open.push(k);
+        k += 2;
       }
+      while (open.length && Math.min(stmts[open[open.length - 1]! + 1]!, last) < r) open.pop();
+      if (open.length) {
+        const top = open[open.length - 1]!;
+        stmtStart[r] = stmts[top]!;
+        stmtEnd[r] = Math.min(stmts[top + 1]!, last);
+      } else stmtStart[r] = stmtEnd[r] = r;
     }
     // a compound statement's header lines form their own statement
     const unit = detectIndentUnit(lines);
@@ -575,6 +589,12 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     const find = (r: number): number => {
       let x = r;
       while (parentOf.has(x) && parentOf.get(x) !== x) x = parentOf.get(x)!;
+      // path compression: a long `else if` chain would otherwise be walked once per member
+      for (let y = r; y !== x; ) {
+        const next = parentOf.get(y) ?? x;
+        parentOf.set(y, x);
+        y = next;
+      }
       parentOf.set(r, x);
       return x;
     };
@@ -593,15 +613,14 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
       if (m) m.push(r);
       else members.set(root, [r]);
     }
-    for (const rows of members.values()) {
-      if (rows.length < 2) continue;
-      for (const r of rows) for (const o of rows) if (o !== r) push(pairs, r, o);
-    }
+    for (const rows of members.values()) pairGroup(rows, (r, o) => push(pairs, r, o));
 
     // enclosing scopes per line: a scope encloses its body lines (after the header) through its end
     const order = scopes.map((_, i) => i);
     order.sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || scopes[b]!.end - scopes[a]!.end || a - b);
     let active: number[] = [];
+    // lines with the same enclosing scopes share one array (nothing mutates it)
+    let shared: number[] = [];
     let k = 0;
     const out: LineSyntax[] = new Array(n);
     const isCloser = closerTest(language);
@@ -619,7 +638,10 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
           changed = true;
         }
       }
-      if (changed && active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end || a - b);
+      if (changed) {
+        if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end || a - b);
+        shared = active.slice();
+      }
 
       const text = lines[row] ?? '';
       let kind: LineKind;
@@ -645,8 +667,8 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
       }
       out[row] = {
         kind,
-        depth: active.length,
-        scopes: active.slice(),
+        depth: shared.length,
+        scopes: shared,
         defines: def ? (def.length > 1 ? [...new Set(def)] : def) : [],
         uses: usesOut,
         stmtStart: stmtStart[row]!,

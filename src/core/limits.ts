@@ -1,0 +1,40 @@
+/**
+ * Size and shape limits of the core, in one place. Every stage is linear in the input; these
+ * bounds keep the constants small on degenerate input (deep nesting, huge files) and say where
+ * skim stops pruning and hands the input back whole (fail open).
+ */
+
+/**
+ * The ceiling: inputs larger than this come back whole with a warning, unpruned (in every mode:
+ * a budget is not applied). Below it prune() runs at about 1 MB of typical code per second on one
+ * core (BENCHMARKS.md, "Scaling"), so the ceiling bounds one call to seconds.
+ */
+export const MAX_PRUNE_CHARS = 8 * 1024 * 1024;
+export const MAX_PRUNE_LINES = 200_000;
+
+/** Beyond these sizes the tree-sitter pass is skipped (indentation/bracket fallback instead). */
+export const MAX_PARSE_CHARS = 4_000_000;
+export const MAX_PARSE_LINES = 60_000;
+/** A line longer than this is minified/generated code: parsing it costs seconds and yields no useful structure. */
+export const MAX_PARSE_LINE = 200_000;
+/**
+ * Nesting deeper than this (brackets, or indentation levels) is generated or hostile text, not code
+ * to read: tree-sitter's cost per line grows with the depth there (Python's indent stack), so the
+ * fallback index takes it.
+ */
+export const MAX_PARSE_DEPTH = 256;
+
+/**
+ * Scopes nested deeper than this are not tracked: each line lists its enclosing scopes, so the
+ * index is O(lines x depth); capping the depth keeps it linear. Real code stays far below it.
+ */
+export const MAX_SCOPE_DEPTH = 64;
+
+/**
+ * A clause group (if/elif.../else, switch cases, try/except...) larger than this pairs each clause
+ * with its owner and its neighbours only, instead of with every other clause (quadratic).
+ */
+export const MAX_CLAUSE_GROUP = 64;
+
+/** Queries (and tasks) are truncated to this many characters (a pasted log should not dominate the run time). */
+export const MAX_QUERY_CHARS = 20_000;
