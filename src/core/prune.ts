@@ -4,7 +4,7 @@
  * Problems in the content (binary input, a scorer failure, an oversized file) become warnings on
  * the result and the original text is returned (fail open); misuse of the API throws SkimError.
  */
-import { ingest, splitLines } from './ingest/ingest.js';
+import { countLines, ingest } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
 import { dropOrphans, type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
@@ -16,14 +16,12 @@ import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normaliz
 import { countLineTokens, countTokens } from './tokens/count.js';
 import type { Document, LineExplain, LineScores, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
+import { MAX_PARSE_CHARS, MAX_PARSE_LINES, MAX_PRUNE_CHARS, MAX_PRUNE_LINES, MAX_QUERY_CHARS } from './limits.js';
 import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadGate } from './policy/readPolicy.js';
 
 /** Inputs smaller than this are returned whole unless a budget forces pruning. */
 export const SMALL_LINES = 40;
 export const SMALL_TOKENS = 500;
-/** Beyond these sizes the tree-sitter pass is skipped (indentation/bracket fallback instead). */
-const MAX_PARSE_CHARS = 4_000_000;
-const MAX_PARSE_LINES = 60_000;
 /** In multi-file input, files whose best line scores below this share of the best file's collapse. */
 const COLLAPSE_BELOW = 0.25;
 /**
@@ -33,8 +31,6 @@ const COLLAPSE_BELOW = 0.25;
 const PEAK_WIDTH = 2;
 /** Keep probability given to pinned lines: above any threshold, first in any budget order. */
 const PINNED = 2;
-/** Queries are truncated to this many characters (a pasted log should not dominate the run time). */
-const MAX_QUERY_CHARS = 20_000;
 
 export interface PrunerOptions {
   /** A Scorer, or 'heuristic' / 'learned' (learned falls back to heuristic when weights are missing). Default: 'learned'. */
@@ -134,6 +130,21 @@ const CHARS: Measure = {
   exact: (text) => text.length,
 };
 
+/**
+ * Why the input is over the ceiling (MAX_PRUNE_CHARS / MAX_PRUNE_LINES), or null. Beyond it the
+ * input comes back whole with a warning, in every mode.
+ */
+export function overCeiling(code: string): string | null {
+  if (code.length > MAX_PRUNE_CHARS) return `input larger than ${MAX_PRUNE_CHARS.toLocaleString('en')} characters`;
+  if (countLines(code, MAX_PRUNE_LINES + 1) > MAX_PRUNE_LINES) return `input longer than ${MAX_PRUNE_LINES.toLocaleString('en')} lines`;
+  return null;
+}
+
+/** A token count that costs nothing: about 4 characters per o200k token (results flag it: `tokensEstimated`). */
+export function estimateTokenCount(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
 /** NUL bytes or a high share of control characters: not text an agent can use pruned. */
 export function looksBinary(code: string): boolean {
   const sample = code.slice(0, 8192);
@@ -178,7 +189,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   const whole = (doc: Document | null, tokensIn: number, why?: string, score = 1): PruneResult => {
     if (why) warnings.push(why);
     // `kept` covers every returned line, also when the input was never ingested (binary input)
-    const n = doc ? doc.lines.length : splitLines(code).lines.length;
+    const n = doc ? doc.lines.length : countLines(code);
     return {
       text: code,
       kept: n ? [[1, n]] : [],
@@ -195,7 +206,13 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   };
 
   if (code.length === 0) return { result: whole(null, 0, 'empty input'), doc: null };
-  if (looksBinary(code)) return { result: whole(null, countTokens(code.slice(0, 100_000)), 'binary input returned unchanged'), doc: null };
+  const over = overCeiling(code);
+  if (over) {
+    // Not even counted: tokenizing it would cost more than the ceiling is there to bound.
+    const r = whole(null, estimateTokenCount(code), `${over}: returned unchanged (not pruned; token counts estimated)`);
+    return { result: { ...r, tokensEstimated: true }, doc: null };
+  }
+  if (looksBinary(code)) return { result: whole(null, countTokens(code), 'binary input returned unchanged'), doc: null };
 
   const doc = ingest(code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
   const tokensIn = countTokens(code);
@@ -233,7 +250,9 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     let syntax: SyntaxIndex;
     try {
       if (!huge) await ensureGrammar(lang);
-      syntax = buildSyntaxIndex(texts, lang);
+      const notes: string[] = [];
+      syntax = buildSyntaxIndex(texts, lang, notes);
+      for (const note of notes) if (!warnings.includes(note)) warnings.push(note);
     } catch (err) {
       warnings.push(`syntax analysis failed for ${seg.path ?? 'input'} (${(err as Error).message}); fallback used`);
       syntax = buildSyntaxIndex(texts, 'text');

@@ -255,6 +255,11 @@ export interface PruneResult {
   score: number;
   tokensIn: number;
   tokensOut: number;
+  /**
+   * Present (true) when tokensIn/tokensOut are estimates (about 4 characters per token), not
+   * o200k counts: an input over the size ceiling, or a server answer that failed open.
+   */
+  tokensEstimated?: boolean;
   language: string;
   ms: number;
   shape: InputShape;

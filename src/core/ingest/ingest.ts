@@ -20,6 +20,22 @@ interface RawLine {
   eol: string;
 }
 
+/**
+ * Number of lines as splitLines counts them (a final newline does not start a new line), without
+ * building them; counting stops at `stopAt`.
+ */
+export function countLines(code: string, stopAt = Infinity): number {
+  if (code.length === 0) return 0;
+  let n = 0;
+  let last = -1;
+  for (let i = code.indexOf('\n'); i !== -1 && n < stopAt; i = code.indexOf('\n', i + 1)) {
+    n++;
+    last = i;
+  }
+  if (n >= stopAt) return n;
+  return last === code.length - 1 ? n : n + 1;
+}
+
 export function splitLines(code: string): { lines: RawLine[]; finalNewline: boolean; eol: '\n' | '\r\n' } {
   const lines: RawLine[] = [];
   let crlf = 0;
