@@ -39,6 +39,9 @@ function docCommentRows(lines: readonly string[], syntax: readonly LineSyntax[],
   const n = lines.length;
   const doc = new Uint8Array(n);
   if (languageInfo(language).lineComment !== '//') return doc;
+  // no line after this one closes a block comment (found by a search that reached the end):
+  // later `/**` lines need not search again (that would be quadratic)
+  let noCloseAfter = n;
   for (let i = 0; i < n; i++) {
     if (syntax[i]?.kind !== 'comment') continue;
     const t = (lines[i] ?? '').trimStart();
@@ -46,8 +49,14 @@ function docCommentRows(lines: readonly string[], syntax: readonly LineSyntax[],
     else if (/^\/\*\*(?![*/])/.test(t)) {
       // (`/***...***/` is a banner, not documentation)
       let j = i;
-      while (j < n && (j === i ? !t.slice(3).includes('*/') : !(lines[j] ?? '').includes('*/'))) j++;
-      if (j >= n) continue; // unterminated: not a doc comment we can place
+      if (!t.slice(3).includes('*/')) {
+        j = i >= noCloseAfter ? n : i + 1;
+        while (j < n && !(lines[j] ?? '').includes('*/')) j++;
+      }
+      if (j >= n) {
+        noCloseAfter = Math.min(noCloseAfter, i);
+        continue; // unterminated: not a doc comment we can place
+      }
       for (let r = i; r <= j; r++) doc[r] = 1;
       i = j;
     }

@@ -93,6 +93,7 @@ function isIdentPart(c: number): boolean {
  */
 export function identifiersIn(text: string, from: number, opts: IdentifierScanOptions): string[] {
   const out: string[] = [];
+  const seen = new Set<string>(); // (a list search per word is quadratic on a 4,000-character line)
   const limit = Math.min(text.length, 4000);
   let i = from;
   while (i < limit) {
@@ -124,7 +125,10 @@ export function identifiersIn(text: string, from: number, opts: IdentifierScanOp
       while (j < limit && isIdentPart(text.charCodeAt(j))) j++;
       let w = text.slice(i, j);
       if (opts.dollarSigil && w.charCodeAt(0) === 36) w = w.slice(1);
-      if (w && !opts.keywords.has(w) && !out.includes(w)) out.push(w);
+      if (w && !opts.keywords.has(w) && !seen.has(w)) {
+        seen.add(w);
+        out.push(w);
+      }
       i = j;
       continue;
     }
