@@ -493,23 +493,32 @@ export function lineFeatures(input: ScoreInput, ctx: FeatureContext, qi?: QueryI
       near[i] = Math.exp(-Math.min(near[i], last - i) / 4);
     }
   }
+  // Each name's definitions and each scope's header are marked once (strong lines share them:
+  // marking per strong line would cost strong lines x definitions). A definition line is not
+  // marked for its own use of the name: per name, the one strong line using it, or -2 for several.
+  const strongUser = new Map<string, number>();
+  const scopeDone = new Uint8Array(S);
   for (let i = 0; i < n; i++) {
     if (!strong[i]) continue;
     const ls = syn.lines[i];
     if (!ls) continue;
     for (const u of ls.uses) {
-      const d = syn.definitions.get(u);
-      if (d) for (const j of d) if (j >= 0 && j < n && j !== i) depOfStrong[j] = 1;
+      if (syn.definitions.has(u)) {
+        const prev = strongUser.get(u);
+        strongUser.set(u, prev === undefined || prev === i ? i : -2);
+      }
       const im = syn.imports.get(u);
       if (im !== undefined && im >= 0 && im < n) importOfStrong[im] = 1;
     }
     for (const s of ls.scopes) {
       const sc = scopes[s];
-      if (!sc) continue;
+      if (!sc || scopeDone[s]) continue;
+      scopeDone[s] = 1;
       for (let j = sc.start; j <= sc.headerEnd && j < n; j++) headerOfStrong[j] = 1;
       for (const d of sc.decorators) if (d >= 0 && d < n) headerOfStrong[d] = 1;
     }
   }
+  for (const [u, user] of strongUser) for (const j of syn.definitions.get(u)!) if (j >= 0 && j < n && j !== user) depOfStrong[j] = 1;
 
   // --- query-level and path features
   const qLen = Math.min(1, log1p(q.terms.length) / 6);
