@@ -77,6 +77,26 @@ export function repairClosure(
     added++;
   };
 
+  // The head of the expression a link line continues: up past the links above it, to the first line
+  // that is not one (or the statement's start). Remembered per link line and bound: each kept link
+  // of a long builder chain would otherwise walk the whole chain again.
+  const heads = new Map<string, number>();
+  const linkHead = (i: number, bound: number): number => {
+    const walked: number[] = [];
+    let head = prevCodeLine(syntax, i);
+    while (head > bound && continuation(syntax.language, texts[head] ?? '') === 'link') {
+      const known = heads.get(`${head}:${bound}`);
+      if (known !== undefined) {
+        head = known;
+        break;
+      }
+      walked.push(head);
+      head = prevCodeLine(syntax, head);
+    }
+    for (const w of walked) heads.set(`${w}:${bound}`, head);
+    return head;
+  };
+
   while (queue.length > 0) {
     const i = queue.pop()!;
     const ls = syntax.lines[i];
@@ -129,8 +149,7 @@ export function repairClosure(
     // method chain still parses), which keeps long builder chains affordable in budget mode.
     const cont = ls.stmtStart >= 0 && ls.stmtStart < i ? continuation(syntax.language, texts[i] ?? '') : null;
     if (cont) {
-      let head = prevCodeLine(syntax, i);
-      if (cont === 'link') while (head > ls.stmtStart && continuation(syntax.language, texts[head] ?? '') === 'link') head = prevCodeLine(syntax, head);
+      const head = cont === 'link' ? linkHead(i, ls.stmtStart) : prevCodeLine(syntax, i);
       if (head >= ls.stmtStart) add(head, 'statement');
     }
     // Paired clauses: a clause needs what comes before it (`else` needs its `if`, `except` its

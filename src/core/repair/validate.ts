@@ -21,17 +21,30 @@ export function syntaxErrorRows(text: string, language: string, limit = 4): numb
     // when tree-sitter gives up on the whole program) says little about where the trouble is;
     // the ERROR/MISSING nodes inside it point there.
     const found: number[] = [];
-    const visit = (node: Node): boolean => {
-      let inner = false;
-      for (const child of node.children) if (child && (child.hasError || child.isMissing)) inner = visit(child) || inner;
-      if (inner) return true;
-      if (node.isMissing || node.type === 'ERROR') {
-        found.push(node.startPosition.row);
-        return true;
+    // Depth-first with an explicit stack (a deeply nested tree would overflow the call stack): a
+    // node is reported when none of its children led to an error node.
+    const stack: { node: Node; inner: boolean; parent: number }[] = [{ node: tree.rootNode, inner: false, parent: -1 }];
+    const done: { inner: boolean; parent: number; node: Node }[] = [];
+    while (stack.length > 0) {
+      const top = stack.pop()!;
+      const at = done.length;
+      done.push(top);
+      const children = top.node.children;
+      for (let i = children.length - 1; i >= 0; i--) {
+        const child = children[i];
+        if (child && (child.hasError || child.isMissing)) stack.push({ node: child, inner: false, parent: at });
       }
-      return false;
-    };
-    visit(tree.rootNode);
+    }
+    // children come after their parent in `done`: settle them first
+    for (let i = done.length - 1; i >= 0; i--) {
+      const d = done[i]!;
+      let reported = d.inner;
+      if (!reported && (d.node.isMissing || d.node.type === 'ERROR')) {
+        found.push(d.node.startPosition.row);
+        reported = true;
+      }
+      if (reported && d.parent >= 0) done[d.parent]!.inner = true;
+    }
     // hasError without any ERROR/MISSING node in reach (tree-sitter recovered with a hidden token,
     // e.g. Python's unexpected indent after a marker): point at the innermost node that has the
     // error, so the fixer works on the right block instead of taking the output for clean
