@@ -36,5 +36,14 @@ export const MAX_SCOPE_DEPTH = 64;
  */
 export const MAX_CLAUSE_GROUP = 64;
 
+/**
+ * Syntax repair parses the pruned output again after each fix; a large file has many error sites,
+ * so the rounds grow with it. All of one prune() call's repair parsing is bounded by this many
+ * times the input's characters (and at least FIX_PARSE_FLOOR, plenty for files of a few thousand
+ * lines): beyond it the repair stops with a warning that the output may not parse.
+ */
+export const FIX_PARSE_FACTOR = 3;
+export const FIX_PARSE_FLOOR = 2_000_000;
+
 /** Queries (and tasks) are truncated to this many characters (a pasted log should not dominate the run time). */
 export const MAX_QUERY_CHARS = 20_000;

@@ -16,7 +16,7 @@ import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normaliz
 import { countLineTokens, countTokens } from './tokens/count.js';
 import type { Document, LineExplain, LineScores, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
-import { MAX_PARSE_CHARS, MAX_PARSE_LINES, MAX_PRUNE_CHARS, MAX_PRUNE_LINES, MAX_QUERY_CHARS } from './limits.js';
+import { FIX_PARSE_FACTOR, FIX_PARSE_FLOOR, MAX_PARSE_CHARS, MAX_PARSE_LINES, MAX_PRUNE_CHARS, MAX_PRUNE_LINES, MAX_QUERY_CHARS } from './limits.js';
 import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadGate } from './policy/readPolicy.js';
 
 /** Inputs smaller than this are returned whole unless a budget forces pruning. */
@@ -330,6 +330,9 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   const materializeWith = (repair: boolean) => (seeds: Uint8Array, banned?: Uint8Array) =>
     materializeSelection(doc, analyses, seeds, repair, infos, banned, economy, measure);
   const materialize = materializeWith(doRepair);
+  // Syntax repair re-parses the output after each fix, and a large file has many error sites:
+  // its parsing is bounded by a multiple of the input (linear time), see fixSyntax.
+  const fixWork = { left: Math.max(FIX_PARSE_FLOOR, FIX_PARSE_FACTOR * code.length) };
 
   let chosen: Materialized;
   let seeds: Uint8Array;
@@ -341,7 +344,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     chosen = materialize(seeds);
     if (doRepair) {
       const notes: string[] = [];
-      chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes);
+      chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes, fixWork);
       if (notes.length > 0) return done(whole(doc, tokensIn, keepAll.why, round(docScore)));
     }
   } else if (budgetMode) {
@@ -404,7 +407,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
       for (let kk = k, attempt = 0; ; kk = Math.floor(kk * 0.7), attempt++) {
         const start = kk === k ? result : materialize(seedsFor(kk));
         const notes: string[] = [];
-        let fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes);
+        let fixed = fixSyntax(doc, analyses, start, seedsFor(kk), materialize, budget, notes, fixWork);
         const last = kk <= 1 || attempt >= MAX_SHRINK_ATTEMPTS;
         if (measure.exact(joinPieces(fixed.pieces)) <= budget) {
           let { kept, mass } = massOf(fixed, kk);
@@ -414,7 +417,8 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
             const clean = cleanShorterPrefix(k, (kk2) => {
               const seeds2 = seedsFor(kk2);
               const m = materialize(seeds2);
-              return fixSyntax(doc, analyses, m, seeds2, materialize, budget, []) === m ? m : null;
+              const probeNotes: string[] = [];
+              return fixSyntax(doc, analyses, m, seeds2, materialize, budget, probeNotes, fixWork) === m && probeNotes.length === 0 ? m : null;
             });
             if (clean && massOf(clean.m, k).mass >= mass) {
               fixed = clean.m;
@@ -427,7 +431,8 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
           }
           if (!best || mass > best.mass) best = { fixed, notes, mass };
         }
-        if (last) break;
+        // (without parsing work left, a smaller selection would go unchecked too)
+        if (last || fixWork.left <= 0) break;
       }
       if (best) {
         chosen = best.fixed;
@@ -448,14 +453,14 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     chosen = materialize(seeds);
     if (doRepair) {
       const notes: string[] = [];
-      chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes);
+      chosen = fixSyntax(doc, analyses, chosen, seeds, materialize, null, notes, fixWork);
       if (notes.length > 0) {
         // Without a budget there is no reason to drop what the scorer chose: fail open. First the
         // selection without the repair closure (it may parse where the repaired one did not),
         // then, if that cannot be made to parse either, the input whole.
         const plainMaterialize = materializeWith(false);
         const plainNotes: string[] = [];
-        const plain = fixSyntax(doc, analyses, plainMaterialize(seeds), seeds, plainMaterialize, null, plainNotes);
+        const plain = fixSyntax(doc, analyses, plainMaterialize(seeds), seeds, plainMaterialize, null, plainNotes, fixWork);
         if (plainNotes.length > 0)
           return done(whole(doc, tokensIn, 'syntax repair could not make the pruned output parse: returned unchanged', round(docScore)));
         chosen = plain;
@@ -605,9 +610,10 @@ const COARSE_FIX_ROUNDS = 24;
  * allows) or drop the kept lines at it; if that does not converge, do the same for the scopes
  * around the error, innermost first (a test file is often one top-level `describe` block: dropping
  * it whole would drop the file); as a last resort the segment collapses to one marker (which
- * always parses) and a warning says so: that collapse warning is the only thing `warnings`
- * receives, so callers read a non-empty list as "a segment collapsed". Bounded rounds,
- * deterministic.
+ * always parses) and a warning says so. Bounded rounds, deterministic. Every parse draws on
+ * `work` (characters): when it runs out (a large input with many error sites), the repair stops
+ * where it is with a warning that the output may not parse. `warnings` receives only these two,
+ * so callers read a non-empty list as "not repaired".
  */
 function fixSyntax(
   doc: Document,
@@ -617,6 +623,7 @@ function fixSyntax(
   materialize: (seeds: Uint8Array, banned?: Uint8Array) => Materialized,
   budget: number | null,
   warnings: string[],
+  work: { left: number },
 ): Materialized {
   let cur = start;
   const seeds = startSeeds.slice();
@@ -632,7 +639,13 @@ function fixSyntax(
     for (let round = 0; ; round++) {
       const rows = cur.pieces.filter((p) => p.segment === s);
       if (!rows.some((p) => p.source < 0)) return; // nothing omitted: the input itself
-      const errors = syntaxErrorRows(rows.map((p) => p.code).join('\n'), seg.language, 1);
+      if (work.left <= 0) {
+        warnings.push(`syntax repair of ${seg.path ?? 'the output'} stopped early (a large input): the output may not parse`);
+        return;
+      }
+      const text = rows.map((p) => p.code).join('\n');
+      work.left -= text.length;
+      const errors = syntaxErrorRows(text, seg.language, 1);
       if (!errors || errors.length === 0) return;
       const r = Math.min(errors[0], rows.length - 1);
       let next: Materialized | null = null;
