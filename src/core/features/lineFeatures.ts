@@ -123,9 +123,62 @@ export function analyzeQuery(query: string, bridge: BridgeTable): QueryInfo {
     tbFuncs,
     expansion: expandQuery(bridge, weight.keys()),
     isQuestion: /\?\s*$/.test(trimmed) || /^(how|where|what|why|which|when|does|is|can)\b/i.test(trimmed) ? 1 : 0,
-    hasTraceback: /Traceback \(most recent call last\)|File "[^"]+", line \d+|\w+Error:|panicked at|at \S+:\d+:\d+/.test(query) ? 1 : 0,
-    hasCode: /```|^>>> |^\s{4,}\S|\w+\([^)]*\)\s*$/m.test(query) ? 1 : 0,
+    // (`\w+` starts only where a word starts: from inside one it would rescan it, quadratic on a long query)
+    hasTraceback: /Traceback \(most recent call last\)|File "[^"]+", line \d+|(?<!\w)\w+Error:|panicked at|at \S+:\d+:\d+/.test(query) ? 1 : 0,
+    hasCode: /```|^>>> /m.test(query) || indentedLine(query) || callEndsLine(query) ? 1 : 0,
   };
+}
+
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f;
+
+/**
+ * `/^\s{4,}\S/m` in linear time (the regex retries every line start of a long run of blank lines):
+ * some line starts with at least 4 whitespace characters (which may span lines) before a non-space.
+ */
+export function indentedLine(q: string): boolean {
+  for (let i = 0; i < q.length; ) {
+    if (!isSpace(q.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    // a maximal whitespace run [a, b) followed by a non-space at b: a line start p in it with b - p >= 4
+    // (the input's start, or just after a line terminator inside the run)
+    const a = i;
+    while (i < q.length && isSpace(q.charCodeAt(i))) i++;
+    const b = i;
+    if (b >= q.length) break;
+    if (a === 0 && b >= 4) return true;
+    for (let t = a; t <= b - 5; t++) if (isLineEnd(q.charCodeAt(t))) return true;
+  }
+  return false;
+}
+
+/** The line terminators of a multiline regular expression's `^` and `$`. */
+const isLineEnd = (c: number) => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
+/**
+ * `/\w+\([^)]*\)\s*$/m` in linear time (the regex rescans to the next `)` from every `word(`): a call
+ * whose first `)` after an opening `word(` is followed by nothing but whitespace up to its line end.
+ */
+export function callEndsLine(q: string): boolean {
+  let open = false;
+  for (let i = 0; i < q.length; i++) {
+    const c = q.charCodeAt(i);
+    if (c === 40 && i > 0 && isWordChar(q.charCodeAt(i - 1))) open = true;
+    else if (c === 41) {
+      if (open) {
+        let j = i + 1;
+        while (j < q.length && !isLineEnd(q.charCodeAt(j)) && isSpace(q.charCodeAt(j))) j++;
+        if (j >= q.length || isLineEnd(q.charCodeAt(j))) return true;
+      }
+      open = false;
+    }
+  }
+  return false;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 /**
@@ -149,7 +202,8 @@ export function codeTermsOf(query: string): Set<string> {
       continue;
     }
     for (const m of line.matchAll(/`([^`]+)`/g)) add(m[1]);
-    for (const m of line.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\s*\()|[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*|\b_*[a-z]+_[\w]+|\b_+[a-z]\w*|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*/g)) add(m[0]);
+    // (the first two start only where an identifier starts: from inside one they rescan it, quadratic)
+    for (const m of line.matchAll(/(?<![\w$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\s*\()|(?<![\w$])[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*|\b_*[a-z]+_[\w]+|\b_+[a-z]\w*|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*/g)) add(m[0]);
   }
   return out;
 }

@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
-import { FEATURE_NAMES, lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
+import { analyzeQuery, callEndsLine, FEATURE_NAMES, indentedLine, lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
 import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
 
 const code = [
@@ -118,5 +119,31 @@ describe('definition names against the query', () => {
     // "print" is in every name: it covers little of "_print_Add"
     expect(at(4, 'func_name_cov')).toBeLessThan(0.5);
     expect(at(4, 'func_name_cov')).toBeGreaterThan(0);
+  });
+});
+
+describe('query flags in linear time', () => {
+  // the regular expressions they replace, for comparison on random text
+  const INDENTED = /^\s{4,}\S/m;
+  const CALL_ENDS_LINE = /\w+\([^)]*\)\s*$/m;
+  const alphabet = fc.constantFrom(' ', ' ', '\t', '\n', '\r', '\u2028', '\u00a0', 'a', 'b', '_', '(', ')', 'x', '1', '.');
+  const text = fc.string({ unit: alphabet, maxLength: 40 });
+
+  it('indentedLine and callEndsLine agree with the regular expressions', () => {
+    fc.assert(
+      fc.property(text, (q) => {
+        expect(indentedLine(q)).toBe(INDENTED.test(q));
+        expect(callEndsLine(q)).toBe(CALL_ENDS_LINE.test(q));
+      }),
+      { numRuns: 20_000, seed: 7 },
+    );
+  });
+
+  it('take milliseconds on 20,000 characters of blank lines, open calls or one long word', () => {
+    for (const q of ['\n'.repeat(20_000) + 'x', 'a('.repeat(10_000), 'q'.repeat(20_000), 'a9'.repeat(10_000) + '('] as const) {
+      const t0 = performance.now();
+      analyzeQuery(q, emptyBridge());
+      expect(performance.now() - t0).toBeLessThan(200);
+    }
   });
 });
