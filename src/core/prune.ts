@@ -130,6 +130,11 @@ const CHARS: Measure = {
   exact: (text) => text.length,
 };
 
+/** A query (or task) as prune() reads it: trimmed, at most MAX_QUERY_CHARS characters. */
+export function queryAsRead(query: string | null | undefined): string {
+  return (query ?? '').trim().slice(0, MAX_QUERY_CHARS);
+}
+
 /**
  * Why the input is over the ceiling (MAX_PRUNE_CHARS / MAX_PRUNE_LINES), or null. Beyond it the
  * input comes back whole with a warning, in every mode.
@@ -180,11 +185,8 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   const warnings: string[] = [...(scorer.warnings ?? [])];
   const code = req.code;
   const language = req.language ? normalizeLanguage(req.language) : undefined;
-  let query = (req.query ?? '').trim();
-  if (query.length > MAX_QUERY_CHARS) {
-    query = query.slice(0, MAX_QUERY_CHARS);
-    warnings.push(`query truncated to ${MAX_QUERY_CHARS} characters`);
-  }
+  const query = queryAsRead(req.query);
+  if ((req.query ?? '').trim().length > MAX_QUERY_CHARS) warnings.push(`query truncated to ${MAX_QUERY_CHARS} characters`);
 
   const whole = (doc: Document | null, tokensIn: number, why?: string, score = 1): PruneResult => {
     if (why) warnings.push(why);
@@ -212,13 +214,37 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     const r = whole(null, estimateTokenCount(code), `${over}: returned unchanged (not pruned; token counts estimated)`);
     return { result: { ...r, tokensEstimated: true }, doc: null };
   }
-  if (looksBinary(code)) return { result: whole(null, countTokens(code), 'binary input returned unchanged'), doc: null };
-
-  const doc = ingest(code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
   const tokensIn = countTokens(code);
   const measure = req.maxChars !== undefined ? CHARS : TOKENS;
   const budgetMode = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
   const budget = req.maxChars ?? req.tokens ?? Math.floor(tokensIn / (req.ratio ?? 1));
+  if (looksBinary(code)) {
+    if (!budgetMode || measure.exact(code) <= budget) return { result: whole(null, tokensIn, 'binary input returned unchanged'), doc: null };
+    // Not text to prune, and a budget still holds: one marker for all of it.
+    const raw = ingest(code, { language: 'text', detectLanguage, firstLine: req.firstLine });
+    const notes: string[] = [];
+    const m = collapseAll(raw, [], budget, notes, measure);
+    const text = joinPieces(m.pieces);
+    warnings.push('binary input does not fit the budget: omitted');
+    // (the marker over a budget too small for it is the one exception to a budget, and says so)
+    if (measure.exact(text) > budget) warnings.push(...notes);
+    const result: PruneResult = {
+      text,
+      kept: maskRanges(m.mask, 1),
+      omitted: m.wholeMarker ? [[1, raw.lines.length]] : omittedRuns(raw, m.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
+      score: 0,
+      tokensIn,
+      tokensOut: countTokens(text),
+      language: 'text',
+      ms: round(performance.now() - t0),
+      shape: raw.shape,
+      warnings,
+      keepMask: m.mask,
+    };
+    return { result, doc: null };
+  }
+
+  const doc = ingest(code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
   const small = doc.lines.length < SMALL_LINES || tokensIn < SMALL_TOKENS;
   // Session memory: lines the session was shown before, unchanged, never need showing again.
   const seen = req.session?.seenMask(doc);
@@ -231,7 +257,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   else if (!budgetMode && query === '') keepAll = { why: 'no query: returned unchanged' };
   else if (!budgetMode && small && (req.keepSmall ?? true)) keepAll = {};
   if (keepAll && !doc.seen) return done(whole(doc, tokensIn, keepAll.why));
-  const task = (req.task ?? '').trim().slice(0, MAX_QUERY_CHARS);
+  const task = queryAsRead(req.task);
 
   // Syntax and scores per segment.
   const n = doc.lines.length;
