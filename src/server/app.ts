@@ -29,7 +29,7 @@ import {
   rankRequestSchema,
   swePrunerRequestSchema,
 } from './schemas.js';
-import { failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
+import { type AnswerFormat, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
 import { rankDocuments } from './rank.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
@@ -74,28 +74,54 @@ export function createApp(options: AppOptions): Hono {
   const sessions = new SessionStore(options.sessions);
   const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');
 
+  /** `work` under the limits: a slot (bounded queue) and the deadline, waiting for the slot included. */
+  function underLimits<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withDeadline(timeoutMs, async (signal) => {
+      const release = await semaphore.acquire(signal);
+      try {
+        return await work(signal);
+      } finally {
+        release();
+      }
+    });
+  }
+
+  /** The fail-open result for a prune that failed or ran out of time (503 and usage errors are thrown). */
+  function failOpen(err: unknown, req: PruneRequest, started: number): PruneResultJson {
+    if (err instanceof OverloadedError) throw err;
+    // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
+    if (isUsageError(err)) throw new HTTPException(400, { message: `invalid request: ${errMessage(err)}` });
+    const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
+    log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
+    return failOpenResult(req, message, started);
+  }
+
   /** One prune under the limits; fails open except when the server is overloaded (503). */
   async function runPrune(req: PruneRequest): Promise<PruneResultJson> {
     const started = Date.now();
     try {
-      const result: PruneResult = await withDeadline(timeoutMs, async (signal) => {
-        const release = await semaphore.acquire(signal);
-        try {
-          return await runner.prune(req, signal);
-        } finally {
-          release();
-        }
-      });
-      return resultToJson(result);
+      return resultToJson(await underLimits((signal) => runner.prune(req, signal)));
     } catch (err) {
-      if (err instanceof OverloadedError) throw err;
-      // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
-      if (isUsageError(err)) throw new HTTPException(400, { message: `invalid request: ${errMessage(err)}` });
-      const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
-      log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
-      return failOpenResult(req, message, started);
+      return failOpen(err, req, started);
     }
   }
+
+  /**
+   * One prune's answer body (JSON), serialized by the runner where the pruning ran when it can:
+   * the main thread then only moves bytes. Fails open like runPrune.
+   */
+  async function runAnswer(req: PruneRequest, format: AnswerFormat): Promise<string> {
+    const asJson = (r: PruneResultJson) => JSON.stringify(format === 'swe' ? toSwePrunerResponse(req.query ?? '', req.code, r) : r);
+    if (!runner.answer) return asJson(await runPrune(req));
+    const started = Date.now();
+    try {
+      return await underLimits((signal) => runner.answer!(req, format, signal));
+    } catch (err) {
+      return asJson(failOpen(err, req, started));
+    }
+  }
+
+  const jsonBody = (c: Context, body: string) => c.body(body.length > STREAM_ABOVE ? chunked(body) : body, 200, { 'content-type': 'application/json' });
 
   /** Run items with at most `maxConcurrent` of them in flight, so one batch cannot fill the queue. */
   async function runAll<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -151,8 +177,7 @@ export function createApp(options: AppOptions): Hono {
     const relativeThreshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : 0.5;
     // SWE-Pruner keeps the first fragment (the head of the file: module docstring/imports start) when asked.
     const pinLines = body.always_keep_first_frags ? [1] : undefined;
-    const result = await runPrune({ code: body.code, query: body.query, relativeThreshold, explain: true, pinLines });
-    return c.json(toSwePrunerResponse(body.query, body.code, result));
+    return jsonBody(c, await runAnswer({ code: body.code, query: body.query, relativeThreshold, explain: true, pinLines }, 'swe'));
   });
 
   /** A request body as a core request: a session id becomes that session's memory. */
@@ -160,17 +185,21 @@ export function createApp(options: AppOptions): Hono {
 
   app.post('/v1/prune', async (c) => {
     const req = parse(pruneRequestSchema, await readJson(c));
-    return c.json(await runPrune(withSession(req)));
+    return jsonBody(c, await runAnswer(withSession(req), 'v1'));
   });
 
   app.post('/v1/prune/batch', async (c) => {
     const { requests } = parse(batchRequestSchema, await readJson(c));
     // Reads of a session build on each other: a batch that names one runs in order.
     const reqs = requests.map(withSession);
-    if (!requests.some((r) => r.session !== undefined)) return c.json({ results: await runAll(reqs, runPrune) });
-    const results: PruneResultJson[] = [];
-    for (const r of reqs) results.push(await runPrune(r));
-    return c.json({ results });
+    const answer = (r: PruneRequest) => runAnswer(r, 'v1');
+    let results: string[];
+    if (!requests.some((r) => r.session !== undefined)) results = await runAll(reqs, answer);
+    else {
+      results = [];
+      for (const r of reqs) results.push(await answer(r));
+    }
+    return jsonBody(c, `{"results":[${results.join(',')}]}`);
   });
 
   app.post('/v1/rank', async (c) => {
@@ -225,6 +254,26 @@ export function createApp(options: AppOptions): Hono {
   });
 
   return app;
+}
+
+/** Answers longer than this go out in pieces: one write of megabytes holds the event loop (and /health) for milliseconds each. */
+const STREAM_ABOVE = 1 << 20;
+const PIECE = 1 << 18;
+
+/** A body as a stream of UTF-8 pieces, each encoded when the socket takes it. */
+function chunked(body: string): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= body.length) return controller.close();
+      let end = Math.min(body.length, at + PIECE);
+      // never split a surrogate pair
+      if (end < body.length && (body.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+      controller.enqueue(encoder.encode(body.slice(at, end)));
+      at = end;
+    },
+  });
 }
 
 class MethodNotAllowed extends Error {

@@ -1,29 +1,40 @@
 /**
  * JSON shapes of results: PruneResult with typed arrays turned into plain arrays, the fail-open
- * result (original text, nothing omitted) and the SWE-Pruner wire response.
+ * result (original text, nothing omitted) and the SWE-Pruner wire response; and answerJson, the
+ * whole answer body, serialized where the pruning ran (a worker thread).
  */
+import { countLines } from '../core/ingest/ingest.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
+import { estimateTokenCount, queryAsRead, relativeScore } from '../core/prune.js';
 import { countTokens } from '../core/tokens/count.js';
-import { relativeScore } from '../core/prune.js';
 
-export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string };
+export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string; queryTokens?: number };
 
 export function resultToJson(r: PruneResult): PruneResultJson {
   return { ...r, keepMask: Array.from(r.keepMask ?? []) };
 }
 
-/** Number of lines the way the core counts them (a final newline does not start a new line). */
-export function countInputLines(code: string): number {
-  if (code.length === 0) return 0;
-  let n = 1;
-  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) n++;
-  return code.endsWith('\n') ? n - 1 : n;
+/** Which answer a route sends: skim's result (/v1/prune) or SWE-Pruner's response (/prune). */
+export type AnswerFormat = 'v1' | 'swe';
+
+/**
+ * The JSON body of an answer. Serializing (and, for SWE-Pruner, counting the query's tokens) costs
+ * time in the size of the input: runners do it where the pruning ran, not on the main thread.
+ */
+export function answerJson(req: PruneRequest, r: PruneResult, format: AnswerFormat): string {
+  const json = resultToJson(r);
+  if (format === 'v1') return JSON.stringify(json);
+  return JSON.stringify(toSwePrunerResponse(req.query ?? '', req.code, { ...json, queryTokens: countTokens(queryAsRead(req.query)) }));
 }
 
-/** What the server answers when pruning failed or ran out of time: the input, untouched. */
+/**
+ * What the server answers when pruning failed or ran out of time: the input, untouched. Built on
+ * the main thread after the deadline, so nothing here may cost more than a pass over the text:
+ * the token counts are estimates (`tokensEstimated`), not a tokenizer run over up to 8 MiB.
+ */
 export function failOpenResult(req: PruneRequest, message: string, started: number): PruneResultJson {
-  const n = countInputLines(req.code);
-  const tokens = countTokens(req.code);
+  const n = countLines(req.code);
+  const tokens = estimateTokenCount(req.code);
   return {
     text: req.code,
     kept: n > 0 ? [[1, n]] : [],
@@ -31,6 +42,7 @@ export function failOpenResult(req: PruneRequest, message: string, started: numb
     score: 0,
     tokensIn: tokens,
     tokensOut: tokens,
+    tokensEstimated: true,
     language: req.language ?? 'unknown',
     ms: Date.now() - started,
     shape: 'raw',
@@ -60,7 +72,7 @@ export interface SwePrunerResponse {
 export function toSwePrunerResponse(query: string, code: string, r: PruneResultJson): SwePrunerResponse {
   // Input that came back whole kept every line, also when the result has no line mask (binary input).
   const whole = r.text === code;
-  const lineCount = whole ? countInputLines(code) : r.keepMask.length;
+  const lineCount = whole ? countLines(code) : r.keepMask.length;
   const kept: number[] = [];
   for (let i = 0; i < lineCount; i++) if (whole || r.keepMask[i]) kept.push(i + 1);
   let tokenScores: Array<[string, number]> = [];
@@ -78,7 +90,8 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
     kept_frags: kept,
     origin_token_cnt: r.tokensIn,
     left_token_cnt: r.tokensOut,
-    model_input_token_cnt: r.tokensIn + (query ? countTokens(query) : 0),
+    // counted where the pruning ran (answerJson); estimated when it failed open
+    model_input_token_cnt: r.tokensIn + (r.queryTokens ?? estimateTokenCount(queryAsRead(query))),
     error_msg: r.error ?? null,
   };
 }

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
+import type { AnswerFormat } from './serialize.js';
 
 export interface WorkerPoolOptions {
   size: number;
@@ -19,7 +20,7 @@ export interface WorkerPoolOptions {
 }
 
 interface Pending {
-  resolve: (r: PruneResult, memory?: SessionSnapshot) => void;
+  resolve: (reply: WorkerReply) => void;
   reject: (e: Error) => void;
 }
 
@@ -28,12 +29,16 @@ export interface WorkerRequest {
   id: number;
   req: PruneRequest;
   memory?: SessionSnapshot;
+  /** Reply with the answer's JSON body in this format instead of the result (answerJson). */
+  format?: AnswerFormat;
 }
 
 /** From a worker: the result and what its copy of the session now holds, or an error. */
 export interface WorkerReply {
   id: number;
   result?: PruneResult;
+  /** The answer's JSON body, when the request named a format. */
+  json?: string;
   memory?: SessionSnapshot;
   error?: string;
   code?: string;
@@ -80,7 +85,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       if (!p) return;
       slot.pending.delete(msg.id);
       if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
-      else p.resolve(msg.result!, msg.memory);
+      else p.resolve(msg);
     });
     const fail = (err: Error) => {
       for (const p of slot.pending.values()) p.reject(err);
@@ -119,44 +124,53 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
 
   for (let i = 0; i < opts.size; i++) idle.push(spawn());
 
+  /** One request to an idle worker; its reply once the worker answers (or a rejection at abort). */
+  async function dispatch(req: PruneRequest, signal: AbortSignal | undefined, format: AnswerFormat | undefined): Promise<WorkerReply> {
+    if (closed) throw new Error('server is shutting down');
+    const slot = await take();
+    const id = nextId++;
+    return new Promise<WorkerReply>((resolve, reject) => {
+      const onAbort = () => {
+        slot.pending.delete(id);
+        reject(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+        // The worker may be deep in CPU work: kill it; 'exit' retires it and spawns a new one.
+        void slot.worker.terminate();
+      };
+      if (signal?.aborted) {
+        release(slot);
+        return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      slot.pending.set(id, {
+        resolve: (reply) => {
+          signal?.removeEventListener('abort', onAbort);
+          release(slot);
+          // what the worker's copy of the session recorded goes back into the session
+          if (reply.memory) req.session?.merge(reply.memory);
+          resolve(reply);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          release(slot);
+          reject(e);
+        },
+      });
+      // A SessionMemory does not cross threads: the worker gets the part this request can use.
+      const { session, ...plain } = req;
+      const message: WorkerRequest = {
+        id,
+        req: plain,
+        ...(session ? { memory: session.snapshotFor(req.code, req.path) } : {}),
+        ...(format ? { format } : {}),
+      };
+      slot.worker.postMessage(message);
+    });
+  }
+
   return {
     kind: `workers x${opts.size}`,
-    async prune(req: PruneRequest, signal?: AbortSignal): Promise<PruneResult> {
-      if (closed) throw new Error('server is shutting down');
-      const slot = await take();
-      const id = nextId++;
-      return new Promise<PruneResult>((resolve, reject) => {
-        const onAbort = () => {
-          slot.pending.delete(id);
-          reject(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-          // The worker may be deep in CPU work: kill it; 'exit' retires it and spawns a new one.
-          void slot.worker.terminate();
-        };
-        if (signal?.aborted) {
-          release(slot);
-          return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-        }
-        signal?.addEventListener('abort', onAbort, { once: true });
-        slot.pending.set(id, {
-          resolve: (r, memory) => {
-            signal?.removeEventListener('abort', onAbort);
-            release(slot);
-            // what the worker's copy of the session recorded goes back into the session
-            if (memory) req.session?.merge(memory);
-            resolve(r);
-          },
-          reject: (e) => {
-            signal?.removeEventListener('abort', onAbort);
-            release(slot);
-            reject(e);
-          },
-        });
-        // A SessionMemory does not cross threads: the worker gets the part this request can use.
-        const { session, ...plain } = req;
-        const message: WorkerRequest = { id, req: plain, ...(session ? { memory: session.snapshotFor(req.code, req.path) } : {}) };
-        slot.worker.postMessage(message);
-      });
-    },
+    prune: async (req, signal) => (await dispatch(req, signal, undefined)).result!,
+    answer: async (req, format, signal) => (await dispatch(req, signal, format)).json!,
     async close(): Promise<void> {
       closed = true;
       await Promise.all([...all].map((s) => s.worker.terminate()));
