@@ -1,15 +1,19 @@
 /**
  * Worker-thread entry for the server's worker pool: one pruner per thread, one request at a time.
- * Messages in: { id, req, memory?, format? }; out: { id, result | json, memory? } or { id, error }
- * (see WorkerRequest).
+ * Messages in: { id, req, session?, format? } and, for a session, { id, memory }; out: { id, paths }
+ * (the files a session read names), then { id, result | json, memory? } or { id, error } (see
+ * WorkerRequest).
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createPruner } from '../index.js';
-import { SessionMemory } from '../core/session/memory.js';
+import { ingest } from '../core/ingest/ingest.js';
+import { SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
+import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
+import type { PruneRequest } from '../core/types.js';
 import { answerJson } from './serialize.js';
-import type { WorkerReply, WorkerRequest } from './workerPool.js';
+import type { WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
 
 /**
  * Pruning yields the CPU to the server's main thread: on a machine with as many busy workers as
@@ -34,14 +38,42 @@ interface WorkerInit {
 const init = (workerData ?? {}) as WorkerInit;
 const pruner = createPruner({ scorer: init.scorer, modelDir: init.modelDir });
 
-parentPort!.on('message', async (msg: WorkerRequest) => {
+/** The files a read names: its path, and the files of grep or `==>` output. */
+function pathsOf(req: PruneRequest): string[] {
+  const language = req.language ? normalizeLanguage(req.language) : undefined;
+  const doc = ingest(req.code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
+  const paths = new Set<string>();
+  if (req.path !== undefined) paths.add(req.path);
+  for (const seg of doc.segments) if (seg.path) paths.add(seg.path);
+  return [...paths];
+}
+
+/** The session memory the main thread sends for the request being handled (one at a time). */
+let memoryArrived: ((m: SessionSnapshot) => void) | null = null;
+
+/** The part of the session this request can use: ask the main thread for the files it names. */
+function sessionFor(msg: WorkerRequest): Promise<SessionMemory> {
+  return new Promise((resolve) => {
+    memoryArrived = (m) => resolve(SessionMemory.fromSnapshot(m));
+    const ask: WorkerReply = { id: msg.id, paths: pathsOf(msg.req) };
+    parentPort!.postMessage(ask);
+  });
+}
+
+parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
+  if ('memory' in msg) {
+    memoryArrived?.(msg.memory);
+    memoryArrived = null;
+    return;
+  }
   try {
-    const session = msg.memory ? SessionMemory.fromSnapshot(msg.memory) : undefined;
+    const session = msg.session ? await sessionFor(msg) : undefined;
     const result = await pruner.prune({ ...msg.req, session });
     const reply: WorkerReply = {
       id: msg.id,
       ...(msg.format ? { json: answerJson(msg.req, result, msg.format) } : { result }),
-      ...(session ? { memory: session.snapshotFor(msg.req.code, msg.req.path) } : {}),
+      // (its copy holds only the files this read names, and what the read recorded)
+      ...(session ? { memory: session.snapshot() } : {}),
     };
     parentPort!.postMessage(reply);
   } catch (err) {

@@ -20,22 +20,35 @@ export interface WorkerPoolOptions {
 }
 
 interface Pending {
+  /** The worker asks for the session's memory of these files. */
+  memoryFor: (paths: string[]) => void;
   resolve: (reply: WorkerReply) => void;
   reject: (e: Error) => void;
 }
 
-/** To a worker: the request (without its SessionMemory) and the part of the session it can use. */
+/**
+ * To a worker: the request (without its SessionMemory); with `session`, the worker first asks for
+ * the files its read names (WorkerReply.paths) and gets that part of the memory (WorkerMemory):
+ * finding them in the text is the worker's job, not the main thread's.
+ */
 export interface WorkerRequest {
   id: number;
   req: PruneRequest;
-  memory?: SessionSnapshot;
+  session?: boolean;
   /** Reply with the answer's JSON body in this format instead of the result (answerJson). */
   format?: AnswerFormat;
 }
 
-/** From a worker: the result and what its copy of the session now holds, or an error. */
+/** To a worker: the part of the session its request can use. */
+export interface WorkerMemory {
+  id: number;
+  memory: SessionSnapshot;
+}
+
+/** From a worker: the files its read names (then it waits for WorkerMemory); or the result and what its copy of the session now holds; or an error. */
 export interface WorkerReply {
   id: number;
+  paths?: string[];
   result?: PruneResult;
   /** The answer's JSON body, when the request named a format. */
   json?: string;
@@ -83,6 +96,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
     worker.on('message', (msg: WorkerReply) => {
       const p = slot.pending.get(msg.id);
       if (!p) return;
+      if (msg.paths) {
+        p.memoryFor(msg.paths);
+        return;
+      }
       slot.pending.delete(msg.id);
       if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
       else p.resolve(msg);
@@ -142,6 +159,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       slot.pending.set(id, {
+        memoryFor: (paths) => {
+          const reply: WorkerMemory = { id, memory: req.session!.snapshotOf(paths) };
+          slot.worker.postMessage(reply);
+        },
         resolve: (reply) => {
           signal?.removeEventListener('abort', onAbort);
           release(slot);
@@ -155,14 +176,9 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
           reject(e);
         },
       });
-      // A SessionMemory does not cross threads: the worker gets the part this request can use.
+      // A SessionMemory does not cross threads: the worker asks for the part this request can use.
       const { session, ...plain } = req;
-      const message: WorkerRequest = {
-        id,
-        req: plain,
-        ...(session ? { memory: session.snapshotFor(req.code, req.path) } : {}),
-        ...(format ? { format } : {}),
-      };
+      const message: WorkerRequest = { id, req: plain, ...(session ? { session: true } : {}), ...(format ? { format } : {}) };
       slot.worker.postMessage(message);
     });
   }

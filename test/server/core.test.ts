@@ -146,6 +146,33 @@ describe('sessions over HTTP', () => {
   });
 });
 
+describe('sessions through the worker pool, as on the main thread', () => {
+  it('a file read, a grep over it and grep over another file, then the file again: the same answers', async () => {
+    const lines = SESSION.split('\n');
+    const grep = [10, 11, 12, 40, 41].map((i) => `session.py:${i}:${lines[i - 1]}`).join('\n') + `\nother.py:3:import os\n`;
+    const reads = [
+      { code: SESSION, path: 'session.py', query: QUESTION },
+      { code: grep, query: QUESTION },
+      { code: SESSION, path: 'session.py', query: QUESTION },
+      { code: SESSION, path: './session.py', query: 'where is the proxy bypassed?' },
+    ];
+    const pool = createWorkerPool({ size: 2 });
+    try {
+      const answers = async (a: ReturnType<typeof createApp>) => {
+        const out: string[] = [];
+        for (const r of reads) out.push((await (await post(a, '/v1/prune', { ...r, session: 's' })).json()).text);
+        return out;
+      };
+      const viaPool = await answers(createApp({ runner: pool, log: () => {} }));
+      const inline = await answers(createApp({ runner: inlineRunner(createPruner()), log: () => {} }));
+      expect(viaPool).toEqual(inline);
+      expect(viaPool[2]).toMatch(/unchanged since an earlier read/);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('worker-thread pool', () => {
   const pool = createWorkerPool({ size: 1 });
   afterAll(() => pool.close());

@@ -62,14 +62,16 @@ export class SessionMemory {
     return { files: [...this.files].map(([path, f]) => [path, [...f.lines], f.reads]), reads: this.reads };
   }
 
-  /**
-   * The part of the memory one request can use: the files named by `path` or occurring in `code`
-   * (grep output names its files). What a worker thread needs, without the whole session.
-   */
-  snapshotFor(code: string, path?: string): SessionSnapshot {
+  /** The part of the memory about these files (paths as a read names them): Map lookups only. */
+  snapshotOf(paths: Iterable<string>): SessionSnapshot {
     const files: SessionSnapshot['files'] = [];
-    const wanted = path === undefined ? undefined : normalizeSessionPath(path);
-    for (const [p, f] of this.files) if (p === wanted || code.includes(p)) files.push([p, [...f.lines], f.reads]);
+    const done = new Set<string>();
+    for (const path of paths) {
+      const p = normalizeSessionPath(path);
+      const f = this.files.get(p);
+      if (f && !done.has(p)) files.push([p, [...f.lines], f.reads]);
+      done.add(p);
+    }
     return { files, reads: this.reads };
   }
 
