@@ -60,6 +60,8 @@ export interface WorkerReply {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** The worker failed or exited: it takes no more requests. */
+  dead?: boolean;
 }
 
 /**
@@ -76,6 +78,18 @@ function workerSpec(): { script: string | URL; eval: boolean } {
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
   return { script: bootstrap, eval: true };
 }
+
+/**
+ * A first request for every new worker, before it takes real ones: loading the model and a grammar
+ * takes a second or more, and a replacement for a worker stopped at a deadline must not make the
+ * requests given to it miss theirs too (a short time limit would otherwise cascade).
+ */
+const WARM_UP: PruneRequest = {
+  code: Array.from({ length: 12 }, (_, i) => `def step_${i}(x):\n    if x > ${i}:\n        return x - ${i}\n    return x + ${i}\n`).join('\n'),
+  query: 'which step returns x minus its number?',
+  language: 'python',
+  ratio: 2,
+};
 
 export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
   const spec = workerSpec();
@@ -105,6 +119,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       else p.resolve(msg);
     });
     const fail = (err: Error) => {
+      slot.dead = true;
       for (const p of slot.pending.values()) p.reject(err);
       slot.pending.clear();
       retire(slot);
@@ -115,6 +130,14 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       else retire(slot);
     });
     all.add(slot);
+    // it joins the pool once warm (an error reply still means a live worker)
+    const id = nextId++;
+    const ready = () => {
+      if (!slot.dead) release(slot);
+    };
+    slot.pending.set(id, { memoryFor: () => {}, resolve: ready, reject: ready });
+    const warmUp: WorkerRequest = { id, req: WARM_UP };
+    worker.postMessage(warmUp);
     return slot;
   }
 
@@ -123,7 +146,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
     if (!all.delete(slot)) return;
     const i = idle.indexOf(slot);
     if (i >= 0) idle.splice(i, 1);
-    if (!closed) release(spawn());
+    if (!closed) spawn();
   }
 
   function release(slot: Slot): void {
@@ -139,7 +162,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
     return new Promise((resolve) => waiting.push(resolve));
   }
 
-  for (let i = 0; i < opts.size; i++) idle.push(spawn());
+  for (let i = 0; i < opts.size; i++) spawn();
 
   /** One request to an idle worker; its reply once the worker answers (or a rejection at abort). */
   async function dispatch(req: PruneRequest, signal: AbortSignal | undefined, format: AnswerFormat | undefined): Promise<WorkerReply> {
