@@ -1,15 +1,15 @@
 /**
  * A bounded load run against `skim serve` (issue #20: no single request may stall the server):
  *
- *   npx tsx scripts/load-bounded.ts [--duration 10] [--connections 4] [--bomb-mb 5] [--timeout 10000]
+ *   npx tsx scripts/load-bounded.ts [--duration 15] [--connections 4] [--bomb-mb 5] [--timeout 10000]
  *                                   [--workers 2] [--file F --query Q] [--json OUT] [--server-root DIR]
  *
  * Starts `skim serve` as a child process on 127.0.0.1 (an ephemeral port), warms it up, then for
  * --duration seconds at once:
  *   - autocannon: --connections connections POSTing a 1,000-line file with its goal hint to /v1/prune;
- *   - one client sending bombs, one after another: --bomb-mb MB of Python (pruning it may take longer
- *     than the time limit) and of spaces as `code` to /v1/prune, spaces as `code` to /prune
- *     (SWE-Pruner wire) and as the `query` of /prune;
+ *   - one client sending bombs, one after another: --bomb-mb MB of spaces as `code` to /v1/prune
+ *     and to /prune (SWE-Pruner wire) and as the `query` of /prune, then as many MB of Python
+ *     (pruning it may take longer than the time limit: it then fails open at the limit);
  *   - a probe (its own thread) asking GET /health every 50 ms.
  * Then it stops everything it started and checks: every /health answer under 100 ms, every prune
  * request answered within the server's time limit plus --margin ms (default 500), no errors.
@@ -56,7 +56,7 @@ export interface BoundedLoadOptions {
 }
 
 export const DEFAULT_OPTIONS: BoundedLoadOptions = {
-  duration: 10,
+  duration: 15,
   connections: 4,
   bombMb: 5,
   timeoutMs: 10_000,
@@ -253,11 +253,11 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
     const logging = readFileSync(join(ROOT, 'examples', 'logging.py'), 'utf8');
     const code = logging.repeat(Math.ceil((opts.bombMb * 1e6) / logging.length)).slice(0, Math.round(opts.bombMb * 1e6));
     const bombKinds = [
-      // real code: pruning it may take longer than the time limit, which then answers for it
-      { kind: `/v1/prune, ${opts.bombMb} MB of Python`, path: '/v1/prune', body: JSON.stringify({ code, query: LOGGING_QUERY }) },
       { kind: `/v1/prune, ${opts.bombMb} MB of spaces as code`, path: '/v1/prune', body: JSON.stringify({ code: spaces, query: input.query }) },
       { kind: `/prune (SWE-Pruner), ${opts.bombMb} MB of spaces as code`, path: '/prune', body: JSON.stringify({ code: spaces, query: input.query }) },
       { kind: `/prune (SWE-Pruner), ${opts.bombMb} MB of spaces as query`, path: '/prune', body: JSON.stringify({ code: input.code, query: spaces }) },
+      // real code: pruning it may take longer than the time limit, which then answers for it
+      { kind: `/v1/prune, ${opts.bombMb} MB of Python`, path: '/v1/prune', body: JSON.stringify({ code, query: LOGGING_QUERY }) },
     ];
     const bombStats = bombKinds.map((b) => ({ kind: b.kind, lat: [] as number[], statuses: {} as Record<string, number>, failOpen: 0, errors: [] as string[] }));
     const endAt = performance.now() + opts.duration * 1000;

@@ -29,7 +29,7 @@ import {
   rankRequestSchema,
   swePrunerRequestSchema,
 } from './schemas.js';
-import { type AnswerFormat, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
+import { type AnswerBody, type AnswerFormat, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
 import { rankDocuments } from './rank.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
@@ -110,7 +110,7 @@ export function createApp(options: AppOptions): Hono {
    * One prune's answer body (JSON), serialized by the runner where the pruning ran when it can:
    * the main thread then only moves bytes. Fails open like runPrune.
    */
-  async function runAnswer(req: PruneRequest, format: AnswerFormat): Promise<string> {
+  async function runAnswer(req: PruneRequest, format: AnswerFormat): Promise<AnswerBody> {
     const asJson = (r: PruneResultJson) => JSON.stringify(format === 'swe' ? toSwePrunerResponse(req.query ?? '', req.code, r) : r);
     if (!runner.answer) return asJson(await runPrune(req));
     const started = Date.now();
@@ -121,7 +121,14 @@ export function createApp(options: AppOptions): Hono {
     }
   }
 
-  const jsonBody = (c: Context, body: string) => c.body(body.length > STREAM_ABOVE ? chunked(body) : body, 200, { 'content-type': 'application/json' });
+  /** A JSON answer from pieces of text or UTF-8; a large one goes out in pieces (chunked). */
+  const jsonBody = (c: Context, ...pieces: AnswerBody[]) => {
+    const size = pieces.reduce((n, p) => n + p.length, 0);
+    const headers = { 'content-type': 'application/json' };
+    if (size > STREAM_ABOVE) return c.body(chunked(pieces), 200, headers);
+    if (pieces.every((p) => typeof p === 'string')) return c.body(pieces.join(''), 200, headers);
+    return c.body(new Uint8Array(Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)))), 200, headers);
+  };
 
   /** Run items with at most `maxConcurrent` of them in flight, so one batch cannot fill the queue. */
   async function runAll<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -193,13 +200,13 @@ export function createApp(options: AppOptions): Hono {
     // Reads of a session build on each other: a batch that names one runs in order.
     const reqs = requests.map(withSession);
     const answer = (r: PruneRequest) => runAnswer(r, 'v1');
-    let results: string[];
+    let results: AnswerBody[];
     if (!requests.some((r) => r.session !== undefined)) results = await runAll(reqs, answer);
     else {
       results = [];
       for (const r of reqs) results.push(await answer(r));
     }
-    return jsonBody(c, `{"results":[${results.join(',')}]}`);
+    return jsonBody(c, '{"results":[', ...results.flatMap((r, i) => (i ? [',', r] : [r])), ']}');
   });
 
   app.post('/v1/rank', async (c) => {
@@ -260,18 +267,26 @@ export function createApp(options: AppOptions): Hono {
 const STREAM_ABOVE = 1 << 20;
 const PIECE = 1 << 18;
 
-/** A body as a stream of UTF-8 pieces, each encoded when the socket takes it. */
-function chunked(body: string): ReadableStream<Uint8Array> {
+/** A body (text and UTF-8 pieces, in order) as a stream of pieces of at most PIECE, each made when the socket takes it. */
+function chunked(pieces: AnswerBody[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  let k = 0;
   let at = 0;
   return new ReadableStream({
     pull(controller) {
-      if (at >= body.length) return controller.close();
+      const body = pieces[k];
+      if (body === undefined) return controller.close();
       let end = Math.min(body.length, at + PIECE);
-      // never split a surrogate pair
-      if (end < body.length && (body.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
-      controller.enqueue(encoder.encode(body.slice(at, end)));
+      if (typeof body === 'string') {
+        // never split a surrogate pair
+        if (end < body.length && (body.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+        controller.enqueue(encoder.encode(body.slice(at, end)));
+      } else controller.enqueue(body.subarray(at, end));
       at = end;
+      if (at >= body.length) {
+        k++;
+        at = 0;
+      }
     },
   });
 }

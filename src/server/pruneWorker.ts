@@ -69,13 +69,18 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
   try {
     const session = msg.session ? await sessionFor(msg) : undefined;
     const result = await pruner.prune({ ...msg.req, session });
+    // the answer as bytes, moved to the main thread without a copy (a 5 MB string would be copied
+    // into its heap, and collecting those shows up as pauses of its event loop)
+    const json = msg.format ? Buffer.from(answerJson(msg.req, result, msg.format)) : undefined;
     const reply: WorkerReply = {
       id: msg.id,
-      ...(msg.format ? { json: answerJson(msg.req, result, msg.format) } : { result }),
+      ...(json ? { json } : { result }),
       // (its copy holds only the files this read names, and what the read recorded)
       ...(session ? { memory: session.snapshot() } : {}),
     };
-    parentPort!.postMessage(reply);
+    // (a small Buffer may sit in a shared pool: copy those, transfer only a buffer of its own)
+    const own = json && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;
+    parentPort!.postMessage(reply, own ? [json.buffer as ArrayBuffer] : []);
   } catch (err) {
     const code = (err as { code?: unknown })?.code;
     parentPort!.postMessage({

@@ -4,7 +4,7 @@
  * so a slow request can be cut off for real at its deadline and both cores are used.
  */
 import type { PruneRequest, PruneResult } from '../core/types.js';
-import { answerJson, type AnswerFormat } from './serialize.js';
+import { answerJson, type AnswerBody, type AnswerFormat } from './serialize.js';
 
 export interface PruneRunner {
   /** Human-readable kind, shown by /v1/info ("inline", "workers x2"). */
@@ -16,7 +16,7 @@ export interface PruneRunner {
    * pruning runs so that the server's main thread only sends it. Optional: without it the server
    * serializes prune()'s result itself.
    */
-  answer?(req: PruneRequest, format: AnswerFormat, signal?: AbortSignal): Promise<string>;
+  answer?(req: PruneRequest, format: AnswerFormat, signal?: AbortSignal): Promise<AnswerBody>;
   close(): Promise<void>;
 }
 

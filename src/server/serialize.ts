@@ -17,6 +17,9 @@ export function resultToJson(r: PruneResult): PruneResultJson {
 /** Which answer a route sends: skim's result (/v1/prune) or SWE-Pruner's response (/prune). */
 export type AnswerFormat = 'v1' | 'swe';
 
+/** An answer's JSON body: text, or its UTF-8 bytes (a worker hands those over without a copy). */
+export type AnswerBody = string | Uint8Array;
+
 /**
  * The JSON body of an answer. Serializing (and, for SWE-Pruner, counting the query's tokens) costs
  * time in the size of the input: runners do it where the pruning ran, not on the main thread.

@@ -50,8 +50,8 @@ export interface WorkerReply {
   id: number;
   paths?: string[];
   result?: PruneResult;
-  /** The answer's JSON body, when the request named a format. */
-  json?: string;
+  /** The answer's JSON body as UTF-8 (transferred, not copied), when the request named a format. */
+  json?: Uint8Array;
   memory?: SessionSnapshot;
   error?: string;
   code?: string;

@@ -173,6 +173,32 @@ describe('sessions through the worker pool, as on the main thread', () => {
   });
 });
 
+describe('answers serialized in the worker', () => {
+  it('batch, SWE-Pruner wire and a 2 MB answer (sent in pieces) match the main thread byte for byte', async () => {
+    const pool = createWorkerPool({ size: 2 });
+    try {
+      const big = ' '.repeat(2_000_000);
+      const calls: Array<[string, unknown]> = [
+        ['/v1/prune/batch', { requests: [{ code: SESSION, query: QUESTION, ratio: 4 }, { code: 'x = 1\n', query: 'x' }] }],
+        ['/prune', { code: SESSION, query: QUESTION }],
+        ['/v1/prune', { code: big, query: QUESTION }],
+      ];
+      const viaPool = createApp({ runner: pool, log: () => {} });
+      const inline = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+      for (const [path, body] of calls) {
+        const [a, b] = await Promise.all([post(viaPool, path, body), post(inline, path, body)]);
+        expect(a.headers.get('content-type')).toMatch(/application\/json/);
+        const [ta, tb] = [await a.text(), await b.text()];
+        // `ms` differs from run to run
+        const norm = (t: string) => t.replace(/"ms":[\d.]+/g, '"ms":0');
+        expect(norm(ta)).toBe(norm(tb));
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('worker-thread pool', () => {
   const pool = createWorkerPool({ size: 1 });
   afterAll(() => pool.close());
