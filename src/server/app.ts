@@ -16,19 +16,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import type { PruneRunner } from './runner.js';
-import {
-  batchRequestSchema,
-  describeZodError,
-  pruneRequestSchema,
-  type PruneRequestBody,
-  rankRequestSchema,
-  swePrunerRequestSchema,
-} from './schemas.js';
+import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
+import { bodyText, parseJsonText, RequestError, requestOf, validateBody as parse } from './requests.js';
 import { type AnswerBody, type AnswerFormat, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
 import { rankDocuments } from './rank.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
@@ -175,25 +168,33 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  app.post('/prune', async (c) => {
-    const body = parse(swePrunerRequestSchema, await readJson(c));
-    // SWE-Pruner's threshold is on its own score scale (its clients send 0.5 and the like): map it
-    // onto skim's calibrated one, where 0.5 means skim's default operating point.
-    // Without one, SWE-Pruner's own default (0.5) applies: a SWE-Pruner client asks for its
-    // threshold, not for skim's read policy (which needs the run's session to judge a read).
-    const relativeThreshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : 0.5;
-    // SWE-Pruner keeps the first fragment (the head of the file: module docstring/imports start) when asked.
-    const pinLines = body.always_keep_first_frags ? [1] : undefined;
-    return jsonBody(c, await runAnswer({ code: body.code, query: body.query, relativeThreshold, explain: true, pinLines }, 'swe'));
-  });
-
   /** A request body as a core request: a session id becomes that session's memory. */
   const withSession = ({ session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessions.get(session) } : req);
 
-  app.post('/v1/prune', async (c) => {
-    const req = parse(pruneRequestSchema, await readJson(c));
-    return jsonBody(c, await runAnswer(withSession(req), 'v1'));
-  });
+  /**
+   * /v1/prune and /prune. With a runner that reads bodies itself (the worker pool), the body goes to
+   * it as bytes: decoding and parsing megabytes happen there, under the time limit. Only when that
+   * fails open does the main thread read the body (the answer is the input).
+   */
+  async function answerRoute(c: Context, route: AnswerFormat): Promise<Response> {
+    if (!runner.answerRaw) {
+      const { req, session } = requestOf(route, await readJson(c));
+      return jsonBody(c, await runAnswer(session === undefined ? req : { ...req, session: sessions.get(session) }, route));
+    }
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const started = Date.now();
+    try {
+      return jsonBody(c, await underLimits((signal) => runner.answerRaw!(bytes, route, (id) => sessions.get(id), signal)));
+    } catch (err) {
+      if (err instanceof RequestError) throw err;
+      const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
+      const r = failOpen(err, req, started);
+      return jsonBody(c, JSON.stringify(route === 'swe' ? toSwePrunerResponse(req.query ?? '', req.code, r) : r));
+    }
+  }
+
+  app.post('/prune', (c) => answerRoute(c, 'swe'));
+  app.post('/v1/prune', (c) => answerRoute(c, 'v1'));
 
   app.post('/v1/prune/batch', async (c) => {
     const { requests } = parse(batchRequestSchema, await readJson(c));
@@ -248,6 +249,7 @@ export function createApp(options: AppOptions): Hono {
 
   app.onError((err, c) => {
     if (err instanceof HTTPException) return errorJson(c, err.status, err.message);
+    if (err instanceof RequestError) return errorJson(c, err.status, err.message);
     if (err instanceof MethodNotAllowed) {
       c.header('allow', err.allow.join(', '));
       return errorJson(c, 405, err.message);
@@ -325,19 +327,7 @@ function errorJson(c: Context, status: ContentfulStatusCode, message: string): R
 
 /** The body as JSON whatever the content type (curl -d sends form-encoded by default). */
 async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') throw new HTTPException(400, { message: 'request body is empty; expected a JSON object' });
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new HTTPException(400, { message: `request body is not valid JSON: ${errMessage(err)}` });
-  }
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new HTTPException(400, { message: `invalid request: ${describeZodError(r.error)}` });
-  return r.data;
+  return parseJsonText(await c.req.text());
 }
 
 function isUsageError(err: unknown): boolean {

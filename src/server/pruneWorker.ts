@@ -12,7 +12,8 @@ import { ingest } from '../core/ingest/ingest.js';
 import { SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
 import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
 import type { PruneRequest } from '../core/types.js';
-import { answerJson } from './serialize.js';
+import { answerJson, type AnswerFormat } from './serialize.js';
+import { bodyText, parseJsonText, RequestError, requestOf } from './requests.js';
 import type { WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
 
 /**
@@ -52,12 +53,21 @@ function pathsOf(req: PruneRequest): string[] {
 let memoryArrived: ((m: SessionSnapshot) => void) | null = null;
 
 /** The part of the session this request can use: ask the main thread for the files it names. */
-function sessionFor(msg: WorkerRequest): Promise<SessionMemory> {
+function sessionFor(id: number, req: PruneRequest, sessionId?: string): Promise<SessionMemory> {
   return new Promise((resolve) => {
     memoryArrived = (m) => resolve(SessionMemory.fromSnapshot(m));
-    const ask: WorkerReply = { id: msg.id, paths: pathsOf(msg.req) };
+    const ask: WorkerReply = { id, paths: pathsOf(req), ...(sessionId !== undefined ? { sessionId } : {}) };
     parentPort!.postMessage(ask);
   });
+}
+
+/** The request a message carries (reading a raw body here), its answer format and session, if any. */
+function requestIn(msg: WorkerRequest): { req: PruneRequest; format?: AnswerFormat; sessionId?: string; session: boolean } {
+  if (msg.raw && msg.route) {
+    const { req, session } = requestOf(msg.route, parseJsonText(bodyText(msg.raw)));
+    return { req, format: msg.route, sessionId: session, session: session !== undefined };
+  }
+  return { req: msg.req!, format: msg.format, session: msg.session === true };
 }
 
 parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
@@ -67,11 +77,12 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     return;
   }
   try {
-    const session = msg.session ? await sessionFor(msg) : undefined;
-    const result = await pruner.prune({ ...msg.req, session });
+    const { req, format, sessionId, session: withSession } = requestIn(msg);
+    const session = withSession ? await sessionFor(msg.id, req, sessionId) : undefined;
+    const result = await pruner.prune({ ...req, session });
     // the answer as bytes, moved to the main thread without a copy (a 5 MB string would be copied
     // into its heap, and collecting those shows up as pauses of its event loop)
-    const json = msg.format ? Buffer.from(answerJson(msg.req, result, msg.format)) : undefined;
+    const json = format ? Buffer.from(answerJson(req, result, format)) : undefined;
     const reply: WorkerReply = {
       id: msg.id,
       ...(json ? { json } : { result }),
@@ -83,10 +94,12 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     parentPort!.postMessage(reply, own ? [json.buffer as ArrayBuffer] : []);
   } catch (err) {
     const code = (err as { code?: unknown })?.code;
-    parentPort!.postMessage({
+    const reply: WorkerReply = {
       id: msg.id,
       error: err instanceof Error ? err.message : String(err),
-      code: typeof code === 'string' ? code : undefined,
-    });
+      ...(err instanceof RequestError ? { status: err.status } : {}),
+      ...(typeof code === 'string' ? { code } : {}),
+    };
+    parentPort!.postMessage(reply);
   }
 });

@@ -3,6 +3,7 @@
  * used by tests and small deployments); the worker pool (./workerPool.ts) runs it on worker threads
  * so a slow request can be cut off for real at its deadline and both cores are used.
  */
+import type { SessionMemory } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import { answerJson, type AnswerBody, type AnswerFormat } from './serialize.js';
 
@@ -17,6 +18,13 @@ export interface PruneRunner {
    * serializes prune()'s result itself.
    */
   answer?(req: PruneRequest, format: AnswerFormat, signal?: AbortSignal): Promise<AnswerBody>;
+  /**
+   * Read a /v1/prune (`v1`) or /prune (`swe`) request body (UTF-8 JSON), prune it and return its
+   * answer, all where the pruning runs: decoding and parsing a body of megabytes happen under the
+   * request's time limit, and the main thread only moves bytes. `sessionOf` gives the memory of a
+   * session the body names. A body the client has to fix rejects with a RequestError. Optional.
+   */
+  answerRaw?(body: Uint8Array, route: AnswerFormat, sessionOf: (id: string) => SessionMemory, signal?: AbortSignal): Promise<AnswerBody>;
   close(): Promise<void>;
 }
 

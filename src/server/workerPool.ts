@@ -12,6 +12,8 @@ import type { SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
+import { RequestError } from './requests.js';
+import type { SessionMemory } from '../core/session/memory.js';
 
 export interface WorkerPoolOptions {
   size: number;
@@ -20,8 +22,8 @@ export interface WorkerPoolOptions {
 }
 
 interface Pending {
-  /** The worker asks for the session's memory of these files. */
-  memoryFor: (paths: string[]) => void;
+  /** The worker asks for the session's memory of these files (of the session a raw body names). */
+  memoryFor: (paths: string[], sessionId?: string) => void;
   resolve: (reply: WorkerReply) => void;
   reject: (e: Error) => void;
 }
@@ -33,7 +35,10 @@ interface Pending {
  */
 export interface WorkerRequest {
   id: number;
-  req: PruneRequest;
+  /** The request, or (with `route`) its body to read in the worker. */
+  req?: PruneRequest;
+  raw?: Uint8Array;
+  route?: AnswerFormat;
   session?: boolean;
   /** Reply with the answer's JSON body in this format instead of the result (answerJson). */
   format?: AnswerFormat;
@@ -49,6 +54,10 @@ export interface WorkerMemory {
 export interface WorkerReply {
   id: number;
   paths?: string[];
+  /** With `paths`: the session a raw body names. */
+  sessionId?: string;
+  /** With `error`: the HTTP status of a body the client has to fix (400). */
+  status?: number;
   result?: PruneResult;
   /** The answer's JSON body as UTF-8 (transferred, not copied), when the request named a format. */
   json?: Uint8Array;
@@ -111,11 +120,12 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       const p = slot.pending.get(msg.id);
       if (!p) return;
       if (msg.paths) {
-        p.memoryFor(msg.paths);
+        p.memoryFor(msg.paths, msg.sessionId);
         return;
       }
       slot.pending.delete(msg.id);
-      if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
+      if (msg.error !== undefined && msg.status !== undefined) p.reject(new RequestError(msg.error));
+      else if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
       else p.resolve(msg);
     });
     const fail = (err: Error) => {
@@ -164,11 +174,16 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
 
   for (let i = 0; i < opts.size; i++) spawn();
 
-  /** One request to an idle worker; its reply once the worker answers (or a rejection at abort). */
-  async function dispatch(req: PruneRequest, signal: AbortSignal | undefined, format: AnswerFormat | undefined): Promise<WorkerReply> {
+  /** What a worker is asked: a request, or a body to read (with the sessions it may name). */
+  type Job = { req: PruneRequest; format?: AnswerFormat } | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory };
+
+  /** One job for an idle worker; its reply once the worker answers (or a rejection at abort). */
+  async function dispatch(job: Job, signal: AbortSignal | undefined): Promise<WorkerReply> {
     if (closed) throw new Error('server is shutting down');
     const slot = await take();
     const id = nextId++;
+    // the session whose memory the worker got (to take in what it recorded)
+    let session: SessionMemory | undefined = 'req' in job ? job.req.session : undefined;
     return new Promise<WorkerReply>((resolve, reject) => {
       const onAbort = () => {
         slot.pending.delete(id);
@@ -182,15 +197,16 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       slot.pending.set(id, {
-        memoryFor: (paths) => {
-          const reply: WorkerMemory = { id, memory: req.session!.snapshotOf(paths) };
+        memoryFor: (paths, sessionId) => {
+          if (sessionId !== undefined && 'sessionOf' in job) session = job.sessionOf(sessionId);
+          const reply: WorkerMemory = { id, memory: session!.snapshotOf(paths) };
           slot.worker.postMessage(reply);
         },
         resolve: (reply) => {
           signal?.removeEventListener('abort', onAbort);
           release(slot);
           // what the worker's copy of the session recorded goes back into the session
-          if (reply.memory) req.session?.merge(reply.memory);
+          if (reply.memory) session?.merge(reply.memory);
           resolve(reply);
         },
         reject: (e) => {
@@ -200,16 +216,21 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
         },
       });
       // A SessionMemory does not cross threads: the worker asks for the part this request can use.
-      const { session, ...plain } = req;
-      const message: WorkerRequest = { id, req: plain, ...(session ? { session: true } : {}), ...(format ? { format } : {}) };
+      let message: WorkerRequest;
+      if ('raw' in job) message = { id, raw: job.raw, route: job.route };
+      else {
+        const { session: memory, ...plain } = job.req;
+        message = { id, req: plain, ...(memory ? { session: true } : {}), ...(job.format ? { format: job.format } : {}) };
+      }
       slot.worker.postMessage(message);
     });
   }
 
   return {
     kind: `workers x${opts.size}`,
-    prune: async (req, signal) => (await dispatch(req, signal, undefined)).result!,
-    answer: async (req, format, signal) => (await dispatch(req, signal, format)).json!,
+    prune: async (req, signal) => (await dispatch({ req }, signal)).result!,
+    answer: async (req, format, signal) => (await dispatch({ req, format }, signal)).json!,
+    answerRaw: async (raw, route, sessionOf, signal) => (await dispatch({ raw, route, sessionOf }, signal)).json!,
     async close(): Promise<void> {
       closed = true;
       await Promise.all([...all].map((s) => s.worker.terminate()));

@@ -193,6 +193,20 @@ describe('answers serialized in the worker', () => {
         const norm = (t: string) => t.replace(/"ms":[\d.]+/g, '"ms":0');
         expect(norm(ta)).toBe(norm(tb));
       }
+      // bodies the client has to fix, read in the worker: the same 400 answers as on the main thread
+      const raw = (a: ReturnType<typeof createApp>, path: string, body: string) =>
+        a.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      for (const [path, body] of [
+        ['/v1/prune', ''],
+        ['/v1/prune', '{"code": '],
+        ['/v1/prune', '{"code": 5}'],
+        ['/v1/prune', JSON.stringify({ code: 'x\n', ratio: 2, tokens: 3 })],
+        ['/prune', '{"code": "x"}'],
+        ['/v1/prune', '\uFEFF' + JSON.stringify({ code: 'x = 1\n', query: 'x' })],
+      ] as const) {
+        const [a, b] = await Promise.all([raw(viaPool, path, body), raw(inline, path, body)]);
+        expect([a.status, (await a.text()).replace(/"ms":[\d.]+/g, '')]).toEqual([b.status, (await b.text()).replace(/"ms":[\d.]+/g, '')]);
+      }
     } finally {
       await pool.close();
     }
