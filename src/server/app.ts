@@ -22,7 +22,7 @@ import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limit
 import type { PruneRunner } from './runner.js';
 import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
 import { bodyText, parseJsonText, RequestError, requestOf, validateBody as parse } from './requests.js';
-import { type AnswerBody, type AnswerFormat, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
+import { type AnswerBody, type AnswerFormat, failOpenPieces, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
 import { rankDocuments } from './rank.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
@@ -79,14 +79,19 @@ export function createApp(options: AppOptions): Hono {
     });
   }
 
-  /** The fail-open result for a prune that failed or ran out of time (503 and usage errors are thrown). */
-  function failOpen(err: unknown, req: PruneRequest, started: number): PruneResultJson {
+  /** Why a prune fails open (logged); 503 and usage errors are thrown instead. */
+  function failOpenMessage(err: unknown, req: PruneRequest): string {
     if (err instanceof OverloadedError) throw err;
     // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
     if (isUsageError(err)) throw new HTTPException(400, { message: `invalid request: ${errMessage(err)}` });
     const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
     log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
-    return failOpenResult(req, message, started);
+    return message;
+  }
+
+  /** The fail-open result for a prune that failed or ran out of time. */
+  function failOpen(err: unknown, req: PruneRequest, started: number): PruneResultJson {
+    return failOpenResult(req, failOpenMessage(err, req), started);
   }
 
   /** One prune under the limits; fails open except when the server is overloaded (503). */
@@ -188,8 +193,8 @@ export function createApp(options: AppOptions): Hono {
     } catch (err) {
       if (err instanceof RequestError) throw err;
       const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
-      const r = failOpen(err, req, started);
-      return jsonBody(c, JSON.stringify(route === 'swe' ? toSwePrunerResponse(req.query ?? '', req.code, r) : r));
+      const message = failOpenMessage(err, req);
+      return c.body(chunked(failOpenPieces(req, message, started, route)), 200, { 'content-type': 'application/json' });
     }
   }
 
@@ -269,15 +274,24 @@ export function createApp(options: AppOptions): Hono {
 const STREAM_ABOVE = 1 << 20;
 const PIECE = 1 << 18;
 
-/** A body (text and UTF-8 pieces, in order) as a stream of pieces of at most PIECE, each made when the socket takes it. */
-function chunked(pieces: AnswerBody[]): ReadableStream<Uint8Array> {
+/**
+ * A body (text and UTF-8 pieces, in order, possibly made lazily) as a stream of pieces of at most
+ * PIECE, each made when the socket takes it.
+ */
+function chunked(pieces: Iterable<AnswerBody>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let k = 0;
+  const it = pieces[Symbol.iterator]();
+  let body: AnswerBody | undefined;
   let at = 0;
   return new ReadableStream({
     pull(controller) {
-      const body = pieces[k];
-      if (body === undefined) return controller.close();
+      // (every pull enqueues something or closes: a pull that does neither stalls the stream)
+      while (body === undefined || body.length === 0) {
+        const next = it.next();
+        if (next.done) return controller.close();
+        body = next.value;
+        at = 0;
+      }
       let end = Math.min(body.length, at + PIECE);
       if (typeof body === 'string') {
         // never split a surrogate pair
@@ -285,10 +299,7 @@ function chunked(pieces: AnswerBody[]): ReadableStream<Uint8Array> {
         controller.enqueue(encoder.encode(body.slice(at, end)));
       } else controller.enqueue(body.subarray(at, end));
       at = end;
-      if (at >= body.length) {
-        k++;
-        at = 0;
-      }
+      if (at >= body.length) body = undefined;
     },
   });
 }

@@ -36,10 +36,15 @@ export function answerJson(req: PruneRequest, r: PruneResult, format: AnswerForm
  * the token counts are estimates (`tokensEstimated`), not a tokenizer run over up to 8 MiB.
  */
 export function failOpenResult(req: PruneRequest, message: string, started: number): PruneResultJson {
+  const { n, meta } = failOpenMeta(req, message, started);
+  return { text: req.code, ...meta, keepMask: new Array(n).fill(1) };
+}
+
+/** Everything of the fail-open result but its text and line mask (every line kept), and the line count. */
+function failOpenMeta(req: PruneRequest, message: string, started: number): { n: number; meta: Omit<PruneResultJson, 'text' | 'keepMask'> } {
   const n = countLines(req.code);
   const tokens = estimateTokenCount(req.code);
-  return {
-    text: req.code,
+  const meta: Omit<PruneResultJson, 'text' | 'keepMask'> = {
     kept: n > 0 ? [[1, n]] : [],
     omitted: [],
     score: 0,
@@ -50,10 +55,44 @@ export function failOpenResult(req: PruneRequest, message: string, started: numb
     ms: Date.now() - started,
     shape: 'raw',
     warnings: [`not pruned: ${message}`],
-    keepMask: new Array(n).fill(1),
     error: message,
   };
+  return { n, meta };
 }
+
+/**
+ * The fail-open answer (failOpenResult, or SWE-Pruner's response to it) as JSON pieces, made one at
+ * a time as the socket takes them: the answer of an input of megabytes and hundreds of thousands of
+ * lines is built on the main thread, after a deadline, and no piece may hold it for long.
+ */
+export function* failOpenPieces(req: PruneRequest, message: string, started: number, format: AnswerFormat): Generator<string> {
+  const { n, meta } = failOpenMeta(req, message, started);
+  const head = format === 'v1' ? 'text' : 'pruned_code';
+  yield `{"${head}":`;
+  yield JSON.stringify(req.code);
+  if (format === 'v1') {
+    yield `,${JSON.stringify(meta).slice(1, -1)},"keepMask":[`;
+    for (let i = 0; i < n; i += PIECE_LINES) yield (i ? ',' : '') + '1,'.repeat(Math.min(PIECE_LINES, n - i) - 1) + '1';
+  } else {
+    const swe: Omit<SwePrunerResponse, 'pruned_code' | 'kept_frags'> = {
+      score: meta.score,
+      token_scores: [],
+      origin_token_cnt: meta.tokensIn,
+      left_token_cnt: meta.tokensOut,
+      model_input_token_cnt: meta.tokensIn + estimateTokenCount(queryAsRead(req.query)),
+      error_msg: message,
+    };
+    yield `,${JSON.stringify(swe).slice(1, -1)},"kept_frags":[`;
+    for (let i = 0; i < n; i += PIECE_LINES) {
+      const piece: number[] = [];
+      for (let k = i + 1; k <= Math.min(n, i + PIECE_LINES); k++) piece.push(k);
+      yield (i ? ',' : '') + piece.join(',');
+    }
+  }
+  yield ']}';
+}
+
+const PIECE_LINES = 1 << 16;
 
 export interface SwePrunerResponse {
   score: number;
