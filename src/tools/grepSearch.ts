@@ -174,12 +174,64 @@ function suffixMatch(match: (name: string) => boolean, name: string): boolean {
   return false;
 }
 
+/**
+ * Decode bytes that are not all valid UTF-8: each maximal invalid subpart becomes one U+FFFD (as
+ * TextDecoder does), and `byteAt[k]` is the byte offset of UTF-16 unit k (for -b).
+ */
+function decodeLossy(bytes: Uint8Array): { text: string; byteAt: number[] } {
+  let text = '';
+  const byteAt: number[] = [];
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    let len = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b < 0x80) len = 1;
+    else if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    }
+    let k = 1;
+    if (len > 1) {
+      for (; k < len && i + k < n; k++) {
+        const c = bytes[i + k];
+        if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) break;
+      }
+    }
+    if (len === 0 || k < len) {
+      byteAt.push(i);
+      text += '\uFFFD';
+      i += Math.max(1, len === 0 ? 1 : k);
+      continue;
+    }
+    const ch = Buffer.from(bytes.subarray(i, i + len)).toString('utf8');
+    for (let u = 0; u < ch.length; u++) byteAt.push(i);
+    text += ch;
+    i += len;
+  }
+  byteAt.push(n);
+  return { text, byteAt };
+}
+
 interface Lines {
+  /** The lines as printed (bytes that are not UTF-8 as U+FFFD). */
   lines: string[];
+  /** The lines as matched: bytes that are not UTF-8 become "\n", which no pattern matches (as in grep). */
+  matchLines: string[];
   /** Per line: its bytes are not valid UTF-8 (null when the whole input is valid). */
   bad: Uint8Array | null;
   /** Per line: the byte offset of its start (only when asked for). */
   offsets: number[] | null;
+  /** For lines that are not valid UTF-8: the byte offset (in the line) of each UTF-16 unit. */
+  byteAt: Map<number, number[]> | null;
 }
 
 /** Split a file into lines at "\n" (and at NUL bytes for a binary file), as grep reads it. */
@@ -189,28 +241,38 @@ function splitLines(buf: Buffer, nulIsEol: boolean, wantOffsets: boolean): Lines
     const text = buf.toString('utf8');
     const lines = text === '' ? [] : nulIsEol ? text.split(/[\n\0]/) : text.split('\n');
     if (lines.length && (buf[buf.length - 1] === 0x0a || (nulIsEol && buf[buf.length - 1] === 0))) lines.pop();
-    return { lines, bad: null, offsets: null };
+    return { lines, matchLines: lines, bad: null, offsets: null, byteAt: null };
   }
   const lines: string[] = [];
   const offsets: number[] = [];
   const bad: number[] = [];
+  const byteAt = new Map<number, number[]>();
   let start = 0;
   const n = buf.length;
   while (start < n) {
     let end = start;
     while (end < n && buf[end] !== 0x0a && !(nulIsEol && buf[end] === 0)) end++;
     const slice = buf.subarray(start, end);
-    lines.push(slice.toString('utf8'));
+    if (!valid && !isUtf8(slice)) {
+      const d = decodeLossy(slice);
+      bad.push(lines.length);
+      byteAt.set(lines.length, d.byteAt);
+      lines.push(d.text);
+    } else lines.push(slice.toString('utf8'));
     offsets.push(start);
-    if (!valid && !isUtf8(slice)) bad.push(lines.length - 1);
     start = end + 1;
   }
   let badMask: Uint8Array | null = null;
+  let matchLines = lines;
   if (!valid) {
     badMask = new Uint8Array(lines.length);
-    for (const i of bad) badMask[i] = 1;
+    matchLines = lines.slice();
+    for (const i of bad) {
+      badMask[i] = 1;
+      matchLines[i] = lines[i].replace(/\uFFFD/g, '\n');
+    }
   }
-  return { lines, bad: badMask, offsets: wantOffsets ? offsets : null };
+  return { lines, matchLines, bad: badMask, offsets: wantOffsets ? offsets : null, byteAt };
 }
 
 /** Search the operands (files, directories, "-") and print what grep would print. */
@@ -261,13 +323,13 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
       return;
     }
     const quietBinary = hasNul && mode === 'lines';
-    const { lines, bad, offsets } = splitLines(buf, hasNul, Boolean(opts.byteOffset) && mode === 'lines');
+    const { lines, matchLines, bad, offsets, byteAt } = splitLines(buf, hasNul, Boolean(opts.byteOffset) && mode === 'lines');
     const n = lines.length;
     const m = opts.matcher;
     // Per line: 0 not tested yet, 1 selected, 2 not selected.
     const selection = new Uint8Array(n);
     const selected = (i: number) => {
-      if (selection[i] === 0) selection[i] = m.test(lines[i]) !== invert ? 1 : 2;
+      if (selection[i] === 0) selection[i] = m.test(matchLines[i]) !== invert ? 1 : 2;
       return selection[i] === 1;
     };
     let count = 0;
@@ -278,6 +340,7 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
     let printedAny = false;
     let pending = 0;
     let outleft = maxCount;
+    let runEnd = -1; // the line after the last selected line printed
     let binaryMatch = false; // "binary file matches" to report
     let fileStopped = false;
 
@@ -292,13 +355,14 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
       if (opts.onlyMatching) {
         if ((sep === ':') !== invert) {
           const msep = invert ? '-' : ':';
-          for (const [s, e] of m.matches(line)) {
+          for (const [s, e] of m.matches(matchLines[i])) {
             const text = line.slice(s, e);
             if (bad && bad[i] && binaryMode !== 'text' && text.includes('\uFFFD')) {
               binaryMatch = true;
               return;
             }
-            const off = offsets ? offsets[i] + Buffer.byteLength(line.slice(0, s)) : null;
+            const inLine = byteAt?.get(i)?.[s] ?? Buffer.byteLength(line.slice(0, s));
+            const off = offsets ? offsets[i] + inLine : null;
             out += `${head(i, msep, off)}${text}\n`;
           }
         }
@@ -348,11 +412,17 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
         used = true;
         break;
       }
-      printPending(i);
-      const from = Math.max(next, i - before);
-      if (contextGiven && used && (!printedAny || from !== next) && separator !== null) out += `${separator}\n`;
-      for (let j = from; j < i; j++) printLine(j, '-');
+      // With -v, grep prints a run of selected lines as one group: no separator or leading context
+      // inside it, even where a line of it could not be printed.
+      const inRun = invert && runEnd === i;
+      if (!inRun) {
+        printPending(i);
+        const from = Math.max(next, i - before);
+        if (contextGiven && used && (!printedAny || from !== next) && separator !== null) out += `${separator}\n`;
+        for (let j = from; j < i; j++) printLine(j, '-');
+      }
       printLine(i, ':');
+      runEnd = i + 1;
       pending = after;
       used = true;
       outleft--;
@@ -462,7 +532,7 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
         report(`${op}: Is a directory`, false);
         continue;
       }
-      if (dirExcluded(op, true)) continue;
+      if (!(opts.implicitDot && op === '.') && dirExcluded(op, true)) continue; // (grep -r with no operand: "." is not named)
       if (nameMode === 'auto') showNames = true;
       await walk(abs, opts.implicitDot && op === '.' ? '' : op, '', new Set([`${st.dev}:${st.ino}`]));
     } else {

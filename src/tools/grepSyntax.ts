@@ -71,6 +71,12 @@ const POSIX_CLASSES: Record<string, string> = {
 const WORD_START = `(?<![${WORD_CHARS}])\\b`;
 const WORD_END = '(?<=[0-9A-Za-z_])\\b';
 
+/**
+ * What no atom of a translated pattern matches, not even `.` or a negated class: the stand-in for
+ * bytes that are not UTF-8, which match nothing in GNU grep (grepSearch.ts puts it in their place).
+ */
+export const NO_MATCH = '\\n';
+
 /** GNU's RE_DUP_MAX: larger repetition counts make grep say "Regular expression too big". */
 const GNU_DUP_MAX = 32767;
 /** RE2's limit on a repetition count. */
@@ -263,7 +269,7 @@ function translatePosix(pattern: string, ere: boolean, ignoreCase: boolean, narr
       case 'S':
         if (backslash) {
           const body = c === 'w' || c === 'W' ? WORD_CHARS : SPACE;
-          atom(c === 'w' || c === 's' ? `[${body}]` : `[^${body}]`);
+          atom(c === 'w' || c === 's' ? `[${body}]` : `[^${body}${NO_MATCH}]`);
           continue;
         }
         break;
@@ -558,7 +564,7 @@ function parseBracket(s: string[], i: number, ignoreCase: boolean): { re: string
   }
   // dfa.c (UTF-8) decides alone only for a list of ASCII characters and [:digit:].
   const complex = negate || sawComplex || content.some((ch) => ch.codePointAt(0)! > 0x7f);
-  return { re: `[${negate ? '^' : ''}${items.join('')}]`, next: j, complex };
+  return { re: negate ? `[^${items.join('')}${NO_MATCH}]` : `[${items.join('')}]`, next: j, complex };
 }
 
 // --- Perl-compatible (-P) ---
@@ -657,7 +663,11 @@ function translatePerl(pattern: string): string {
         case 'H':
         case 'V':
           if (inClass) refusePerl(`\\${d} inside a character class`);
-          out += `[^${d === 'H' ? PERL_HORIZONTAL : PERL_VERTICAL}]`;
+          out += `[^${d === 'H' ? PERL_HORIZONTAL : PERL_VERTICAL}${NO_MATCH}]`;
+          continue;
+        case 'W':
+        case 'D':
+          out += inClass ? `\\${d}` : `[^${d === 'W' ? PERL_WORD_CHARS : '0-9'}${NO_MATCH}]`;
           continue;
         case 's':
           out += inClass ? PERL_SPACE : `[${PERL_SPACE}]`;
@@ -718,7 +728,7 @@ function translatePerl(pattern: string): string {
         out += '[';
         i++;
         if (s[i] === '^') {
-          out += '^';
+          out += `^${NO_MATCH}`;
           i++;
         }
         if (s[i] === ']') {

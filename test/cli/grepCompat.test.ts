@@ -240,6 +240,8 @@ describe.runIf(isGnuGrep)('skim grep matches GNU grep', () => {
       await expectSame([...flags, 'class \\|def ', 'src', 'examples', 'misc'], { recursive: true });
     }
     await expectSame(['-rn', 'import'], { recursive: true }); // no operand: ".", names without "./"
+    await expectSame(['-rl', '--exclude-dir=.*', 'import'], { recursive: true }); // "." is not excluded when not named
+    await expectSame(['-rl', '--exclude-dir=.*', 'import', '.'], { recursive: true }); // ... but is when named
     await expectSame(['-rn', 'import', 'src/'], { recursive: true });
     await expectSame(['-r', '--include=*.py', 'import', SINGLE]);
     await expectSame(['-r', '--exclude-dir=src', 'import', 'src'], { recursive: true });
@@ -253,6 +255,12 @@ describe.runIf(isGnuGrep)('skim grep matches GNU grep', () => {
     await expectSame(['-l', 'Blob', 'misc/blob.bin', 'misc/crlf.py']);
     await expectSame(['-n', 'import', 'misc/latin1.txt']);
     await expectSame(['-n', 'plain', 'misc/latin1.txt']);
+    await expectSame(['-n', '-A', '1', 'plain', 'misc/latin1.txt']); // the context line is not UTF-8: left out
+    await expectSame(['-n', '-C', '0', 'line', 'misc/latin1.txt']); // a selected line left out still ends its group
+    await expectSame(['-nv', '-C', '0', 'zzz', 'misc/latin1.txt']); // ... but not inside a run of -v lines
+    await expectSame(['-o', '-b', '.*', 'misc/latin1.txt']); // what matches around the bad byte is printed
+    await expectSame(['-c', 'caf.', 'misc/latin1.txt']); // a byte that is not UTF-8 matches nothing, not even "."
+    await expectSame(['-c', 'caf[^x]', 'misc/latin1.txt']);
     await expectSame(['-n', 'os.name$', 'misc/crlf.py']);
     await expectSame(['-n', 'Win:.$', 'misc/crlf.py']);
     await expectSame(['-n', 'end"$', 'misc/nofinal.py']);
