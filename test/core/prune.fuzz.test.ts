@@ -143,7 +143,7 @@ async function check(req: PruneRequest, session: boolean): Promise<string[]> {
 }
 
 /** A failure without the (megabytes of) counterexample fast-check would print: the check's own message says what failed. */
-function shortReport(out: fc.RunDetails<unknown>): void {
+function shortReport<T>(out: fc.RunDetails<T>): void {
   if (!out.failed) return;
   const why = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
   throw new Error(`fuzz failed after ${out.numRuns} runs (seed ${out.seed}, path ${out.counterexamplePath}): ${why.slice(0, 2000)}`);
