@@ -218,31 +218,8 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   const measure = req.maxChars !== undefined ? CHARS : TOKENS;
   const budgetMode = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
   const budget = req.maxChars ?? req.tokens ?? Math.floor(tokensIn / (req.ratio ?? 1));
-  if (looksBinary(code)) {
-    if (!budgetMode || measure.exact(code) <= budget) return { result: whole(null, tokensIn, 'binary input returned unchanged'), doc: null };
-    // Not text to prune, and a budget still holds: one marker for all of it.
-    const raw = ingest(code, { language: 'text', detectLanguage, firstLine: req.firstLine });
-    const notes: string[] = [];
-    const m = collapseAll(raw, [], budget, notes, measure);
-    const text = joinPieces(m.pieces);
-    warnings.push('binary input does not fit the budget: omitted');
-    // (the marker over a budget too small for it is the one exception to a budget, and says so)
-    if (measure.exact(text) > budget) warnings.push(...notes);
-    const result: PruneResult = {
-      text,
-      kept: maskRanges(m.mask, 1),
-      omitted: m.wholeMarker ? [[1, raw.lines.length]] : omittedRuns(raw, m.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
-      score: 0,
-      tokensIn,
-      tokensOut: countTokens(text),
-      language: 'text',
-      ms: round(performance.now() - t0),
-      shape: raw.shape,
-      warnings,
-      keepMask: m.mask,
-    };
-    return { result, doc: null };
-  }
+  // Not text to prune: back unchanged, in every mode (fail open; a budget is not applied).
+  if (looksBinary(code)) return { result: whole(null, tokensIn, 'binary input returned unchanged'), doc: null };
 
   const doc = ingest(code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
   const small = doc.lines.length < SMALL_LINES || tokensIn < SMALL_TOKENS;
