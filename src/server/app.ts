@@ -16,7 +16,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { join } from 'node:path';
-import type { PruneRequest, PruneResult } from '../core/types.js';
+import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import type { PruneRunner } from './runner.js';
@@ -184,7 +184,7 @@ export function createApp(options: AppOptions): Hono {
   async function answerRoute(c: Context, route: AnswerFormat): Promise<Response> {
     if (!runner.answerRaw) {
       const { req, session } = requestOf(route, await readJson(c));
-      return jsonBody(c, await runAnswer(session === undefined ? req : { ...req, session: sessions.get(session) }, route));
+      return jsonBody(c, await runAnswer(session === undefined ? req : withSession({ ...req, session }), route));
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const started = Date.now();
