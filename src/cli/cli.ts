@@ -30,8 +30,10 @@ export async function run(argv: string[]): Promise<void> {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride(); // inherited by sub-commands: usage errors exit 64, not 1
   // --- command registrations: the named sub-command only, or all of them for help ---
+  // `skim --version` needs none of them; help and unknown commands list them all (each action
+  // module imports what its handler needs only when it runs, so registering is cheap).
   const name = argv[2];
-  const wanted = name && name in COMMANDS ? [name] : Object.keys(COMMANDS);
+  const wanted = name === '--version' || name === '-V' ? [] : name && name in COMMANDS ? [name] : Object.keys(COMMANDS);
   for (const cmd of wanted) (await COMMANDS[cmd]())(program);
   try {
     await program.parseAsync(argv);

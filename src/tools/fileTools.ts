@@ -5,9 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { SkimError } from '../core/errors.js';
-import { compileLinePattern } from './linePattern.js';
 import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
 
 /** Directories nobody wants searched. */
@@ -84,7 +82,9 @@ export interface GrepResult {
 
 /** Files under `roots` (files or directories) in a stable order, filtered by glob. */
 export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
-  const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
+  // loaded on use, like the pattern engine below: `skim cat` and `skim prune` read files through this module
+  const picomatch = glob ? (await import('picomatch')).default : null;
+  const isMatch = picomatch && glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
   const out: string[] = [];
   const seenDirs = new Set<string>(); // real paths: symlinked directory loops are walked once
   const walk = async (p: string, rel: string, explicit: boolean) => {
@@ -116,6 +116,7 @@ export async function listFiles(roots: string[], glob?: string): Promise<string[
 
 /** Search files like `grep -rn`. Binary files are skipped, as grep -I does. */
 export async function grepFiles(pattern: string, roots: string[], opts: GrepOptions = {}): Promise<GrepResult> {
+  const { compileLinePattern } = await import('./linePattern.js'); // RE2 (re2js): a large module, grep only
   const re = compileLinePattern(pattern, opts);
   const files = await listFiles(roots.length ? roots : ['.'], opts.glob);
   const ctx = Math.max(0, opts.context ?? 0);
