@@ -2,8 +2,9 @@
 // GET /examples, GET /v1/info and POST /v1/prune (with explain: true for the score gutter).
 'use strict';
 
-/** Goal hints that fit the bundled examples. */
+/** The goal hint each bundled example comes with (an example without one starts with an empty goal). */
 const SUGGESTED_QUESTIONS = {
+  'logging.py': 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?',
   'playground-http_session.py': 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?',
   'playground-rate_limiter.ts': 'How is the wait time computed when a client has run out of tokens, and what does the middleware answer then?',
   'playground-lru_cache.go': 'How does Set make room for a new value when the cache is full?',
@@ -36,6 +37,45 @@ async function getJson(url, init) {
   return body;
 }
 
+/**
+ * The example shown ('' = the visitor's own code). Each example brings its code, file name and
+ * goal hint; what the visitor typed on their own code is put aside while they look at an example
+ * and comes back when they pick "(paste your own)" again.
+ */
+let shownExample = '';
+const ownInput = { code: '', path: '', query: '' };
+let loading = 0; // the latest example request: an older answer arriving late is dropped
+
+function setInput({ code, path, query }) {
+  $('code').value = code;
+  $('path').value = path;
+  $('query').value = query;
+}
+
+async function showExample(name) {
+  const ticket = ++loading;
+  if (shownExample === '') Object.assign(ownInput, { code: $('code').value, path: $('path').value, query: $('query').value });
+  if (!name) {
+    shownExample = '';
+    setInput(ownInput);
+    showError('');
+    return;
+  }
+  try {
+    const res = await fetch(`examples/${encodeURIComponent(name)}`);
+    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+    const code = await res.text();
+    if (ticket !== loading) return;
+    shownExample = name;
+    setInput({ code, path: name.replace(/^playground-/, ''), query: SUGGESTED_QUESTIONS[name] ?? '' });
+    showError('');
+  } catch (err) {
+    if (ticket !== loading) return;
+    $('example').value = shownExample;
+    showError(`Could not load ${name}: ${err.message}`);
+  }
+}
+
 async function loadExamples() {
   const select = $('example');
   try {
@@ -48,19 +88,12 @@ async function loadExamples() {
   } catch (err) {
     showError(`Could not list the examples: ${err.message}`);
   }
-  select.addEventListener('change', async () => {
-    const name = select.value;
-    if (!name) return;
-    try {
-      const res = await fetch(`examples/${encodeURIComponent(name)}`);
-      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-      $('code').value = await res.text();
-      $('path').value = name.replace(/^playground-/, '');
-      if (SUGGESTED_QUESTIONS[name]) $('query').value = SUGGESTED_QUESTIONS[name];
-      showError('');
-    } catch (err) {
-      showError(`Could not load ${name}: ${err.message}`);
-    }
+  select.addEventListener('change', () => showExample(select.value));
+  // Editing an example's code makes it the visitor's own (kept when they look at another example).
+  $('code').addEventListener('input', () => {
+    if (shownExample === '') return;
+    shownExample = '';
+    select.value = '';
   });
 }
 
@@ -119,7 +152,7 @@ function render(code, r) {
   const lines = inputLines(code);
   const mask = r.keepMask && r.keepMask.length === lines.length ? r.keepMask : lines.map(() => 1);
   const explain = new Map((r.explain || []).map((e) => [e.line, e]));
-  const scale = scoreScale(r);
+  const scale = explain.size > 0 ? scoreScale(r) : null;
   const keptCount = mask.reduce((a, b) => a + b, 0);
 
   $('stats').hidden = false;
@@ -130,10 +163,25 @@ function render(code, r) {
   $('language').textContent = r.language;
   $('ms').textContent = `${Math.round(r.ms)} ms`;
 
+  const notes = [...(r.warnings || [])];
+  if (r.error) notes.push(r.error);
+  if (typeof r.policy === 'string' && r.policy.endsWith(': whole')) {
+    notes.push(
+      `Returned whole by the read policy (${r.policy}): for a read like this one, pruning is more likely ` +
+        'to cost the agent a re-read than to save tokens. Pick 4x or 8x to see it pruned.',
+    );
+  }
   const warnings = $('warnings');
-  warnings.replaceChildren(...(r.warnings || []).map((w) => el('li', '', w)));
-  if (r.error) warnings.appendChild(el('li', '', r.error));
-  warnings.hidden = warnings.childElementCount === 0;
+  warnings.replaceChildren(...notes.map((w) => el('li', '', w)));
+  warnings.hidden = notes.length === 0;
+
+  const legend = $('legend');
+  if (scale) {
+    legend.replaceChildren(el('span', '', `Bar = keep score, log scale (a quarter of a bar per 10x): ${scale.legend}.`), el('span', 'sw'));
+    legend.appendChild(document.createTextNode('kept by repair (header, import, closer, …) · click a blue marker to show the lines it hides'));
+  } else {
+    legend.textContent = 'No per-line scores: the input came back whole.';
+  }
 
   const view = $('view');
   const frag = document.createDocumentFragment();
@@ -150,12 +198,6 @@ function render(code, r) {
     i = j;
   }
   view.replaceChildren(frag);
-  if (lines.length > 0) {
-    const legend = el('p', 'legend', `bar = keep score, log scale: ${scale.legend} · `);
-    legend.appendChild(el('span', 'sw')).style.background = '#f59e0b';
-    legend.appendChild(document.createTextNode('kept by repair (header, import, closer, …) · click a blue marker to show the lines it hides'));
-    view.appendChild(legend);
-  }
 
   $('agentText').textContent = r.text;
   $('viewSwitch').hidden = false;
@@ -164,15 +206,28 @@ function render(code, r) {
 
 /**
  * Keep scores span many decades (the learned model multiplies by the document score; its calibrated
- * threshold is about 0.0025), so bars are drawn on a log scale: in threshold mode τ fills half a
- * bar and 100x τ a whole one; in budget mode the file's best line fills the bar.
+ * threshold is about 0.0025), so bars are drawn on a log scale, a quarter of a bar per decade: in
+ * threshold mode τ fills half a bar, 100x τ a whole one and τ/100 none; in budget mode the file's
+ * best line fills the bar. `tip` says where one score stands, for the gutter's tooltip.
  */
 function scoreScale(r) {
   if (typeof r.threshold === 'number' && r.threshold > 0) {
-    return { ref: r.threshold, at: 0.5, legend: `half a bar = the threshold ${scoreLabel(r.threshold)}` };
+    const t = preciseLabel(r.threshold);
+    return {
+      ref: r.threshold,
+      at: 0.5,
+      legend: `half a bar = the threshold ${t} (lines under it are left out unless repair needs them), a full bar = 100x it, an empty one = 1/100 of it`,
+      tip: (score) => `${score >= r.threshold ? 'at or above' : 'below'} the threshold ${t}`,
+    };
   }
   const best = (r.explain || []).reduce((m, e) => Math.max(m, e.score), 0);
-  return { ref: best > 0 ? best : 1, at: 1, legend: 'a full bar = the best line (budget mode)' };
+  const b = preciseLabel(best);
+  return {
+    ref: best > 0 ? best : 1,
+    at: 1,
+    legend: `a full bar = the best line of this file (${b}), an empty one = 1/10,000 of it (budget mode keeps the best-ranked lines that fit, whatever their score)`,
+    tip: () => `the best line scores ${b} (budget mode, no threshold)`,
+  };
 }
 
 function barWidth(score, scale) {
@@ -184,6 +239,12 @@ function barWidth(score, scale) {
 function scoreLabel(s) {
   if (s === 0) return '0';
   return s >= 0.01 ? s.toFixed(2) : s.toExponential(0);
+}
+
+/** The same with three significant digits (1.54e-3), for the threshold and tooltips. */
+function preciseLabel(s) {
+  if (s === 0) return '0';
+  return s >= 0.01 ? s.toFixed(2) : s.toExponential(2);
 }
 
 function lineRow(no, text, kept, ex, scale) {
@@ -199,7 +260,9 @@ function lineRow(no, text, kept, ex, scale) {
   bar.appendChild(fill);
   gutter.appendChild(bar);
   gutter.appendChild(el('span', 'val', score === null ? '' : scoreLabel(score)));
-  gutter.title = ex ? `score ${score.toPrecision(3)}${ex.reason ? ` · kept: ${ex.reason}` : ''}` : 'no score (input returned whole)';
+  gutter.title = ex
+    ? `keep score ${preciseLabel(score)}, ${scale.tip(score)}${ex.reason ? ` · kept: ${ex.reason}` : ''}`
+    : 'no score (input returned whole)';
   row.appendChild(gutter);
   row.appendChild(el('span', 'code', text === '' ? ' ' : text));
   return row;
@@ -236,6 +299,7 @@ function applyView() {
   const asText = checked && checked.value === 'text';
   $('view').hidden = asText;
   $('agentText').hidden = !asText;
+  $('legend').hidden = asText || $('viewSwitch').hidden;
 }
 
 document.addEventListener('DOMContentLoaded', () => {

@@ -1,7 +1,7 @@
 /**
  * skim: query-conditioned, syntax-preserving pruning of code-reading tool output.
  *
- *   import { prune } from 'skim';
+ *   import { prune } from 'skim-pruner';
  *   const r = await prune({ code, query: 'Where is the proxy chosen for https URLs?', ratio: 4 });
  */
 export { prune, createPruner, pruneWith, type Pruner, type PrunerOptions } from './core/prune.js';

@@ -3,8 +3,8 @@
  * rendered headless with View.toSVG(). One point per method and budget, a line through each
  * method's budgets, one panel per suite.
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { loadOptional } from './optional.js';
 import type { ResultRow } from './runner.js';
 
 export interface PlotPoint {
@@ -89,8 +89,16 @@ export function plotSpec(points: PlotPoint[]): TopLevelSpec {
 }
 
 export async function renderPlotSvg(rows: ResultRow[]): Promise<string> {
-  const spec = compile(plotSpec(plotPoints(rows))).spec;
-  const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+  return renderSvg(plotSpec(plotPoints(rows)));
+}
+
+/** A vega-lite spec as SVG, rendered headless (vega and vega-lite are loaded for --plot only). */
+async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const [vega, vegaLite] = await Promise.all([
+    loadOptional<typeof import('vega')>('vega', '--plot'),
+    loadOptional<typeof import('vega-lite')>('vega-lite', '--plot'),
+  ]);
+  const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
@@ -130,10 +138,5 @@ export async function renderTrajectoryPlotSvg(reports: import('./trajectoryBench
       },
     ],
   };
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
+  return renderSvg(spec);
 }

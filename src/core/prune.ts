@@ -120,7 +120,6 @@ const CHARS: Measure = {
   exact: (text) => text.length,
 };
 
-
 /** NUL bytes or a high share of control characters: not text an agent can use pruned. */
 export function looksBinary(code: string): boolean {
   const sample = code.slice(0, 8192);

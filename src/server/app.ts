@@ -6,7 +6,8 @@
  *   POST /v1/prune/batch   { requests: PruneRequest[] } -> { results }
  *   POST /v1/rank          { query, documents } -> documents ordered by relevance
  *   GET  /health, GET /v1/info, GET / (playground), GET /examples[/NAME]
- * Every error leaves through one boundary (app.onError) as JSON with a meaningful status.
+ * Every error leaves through one boundary (app.onError) as JSON with a meaningful status: a known
+ * path asked with another method is a 405 whose Allow header names the methods it serves.
  * Pruning fails open: a timeout or a core error returns the original text with an error message.
  */
 import { Hono } from 'hono';
@@ -194,10 +195,21 @@ export function createApp(options: AppOptions): Hono {
   });
   app.get('/:file{[A-Za-z0-9_-]+\\.(?:js|css|svg|png|ico|html)}', (c) => serveFile(c, publicDir, c.req.param('file')));
 
+  // A known path asked with a method it does not serve: 405 with the methods it does.
+  for (const [path, allow] of methodsByPath(app)) {
+    app.all(path, (c) => {
+      throw new MethodNotAllowed(c.req.method, c.req.path, allow);
+    });
+  }
+
   app.notFound((c) => errorJson(c, 404, `no route for ${c.req.method} ${c.req.path}`));
 
   app.onError((err, c) => {
     if (err instanceof HTTPException) return errorJson(c, err.status, err.message);
+    if (err instanceof MethodNotAllowed) {
+      c.header('allow', err.allow.join(', '));
+      return errorJson(c, 405, err.message);
+    }
     if (err instanceof OverloadedError) {
       c.header('retry-after', '1');
       return errorJson(c, 503, err.message);
@@ -207,6 +219,28 @@ export function createApp(options: AppOptions): Hono {
   });
 
   return app;
+}
+
+class MethodNotAllowed extends Error {
+  constructor(
+    method: string,
+    path: string,
+    readonly allow: string[],
+  ) {
+    super(`${method} is not allowed on ${path}; use ${allow.join(' or ')}`);
+  }
+}
+
+/** The methods each registered route path answers (middleware excluded); HEAD is served with GET. */
+function methodsByPath(app: Hono): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const { method, path } of app.routes) {
+    if (method === 'ALL') continue;
+    const methods = byPath.get(path) ?? [];
+    for (const m of method === 'GET' ? ['GET', 'HEAD'] : [method]) if (!methods.includes(m)) methods.push(m);
+    byPath.set(path, methods);
+  }
+  return byPath;
 }
 
 async function serveFile(c: Context, dir: string, name: string): Promise<Response> {

@@ -3,14 +3,23 @@
  * written for SWE-Pruner or for newer skim versions send extra fields.
  */
 import { z } from 'zod';
+import { isKnownLanguage, LANGUAGES } from '../core/syntax/index.js';
 
 /** Compression ratio: output tokens <= input / ratio, so it must be >= 1. */
 const ratio = z.number().finite().min(1);
 
+/** A language name or one of its aliases (py, ts, golang, c++, ...); an unknown one says what is known. */
+const language = z
+  .string()
+  .max(64)
+  .refine(isKnownLanguage, {
+    error: (issue) => `unknown language ${JSON.stringify(issue.input)}; supported: ${[...LANGUAGES].sort().join(', ')} (or an alias such as py, ts, golang)`,
+  });
+
 export const pruneRequestSchema = z.object({
   code: z.string(),
   query: z.string().optional(),
-  language: z.string().max(64).optional(),
+  language: language.optional(),
   path: z.string().max(4096).optional(),
   ratio: ratio.optional(),
   tokens: z.number().int().nonnegative().optional(),
@@ -54,7 +63,7 @@ export const rankRequestSchema = z.object({
         z.object({
           id: z.union([z.string(), z.number()]).optional(),
           path: z.string().max(4096).optional(),
-          language: z.string().max(64).optional(),
+          language: language.optional(),
           code: z.string(),
         }),
       ]),

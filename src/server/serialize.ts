@@ -58,10 +58,11 @@ export interface SwePrunerResponse {
  * client that re-applies its threshold to them finds the lines skim kept by score.
  */
 export function toSwePrunerResponse(query: string, code: string, r: PruneResultJson): SwePrunerResponse {
+  // Input that came back whole kept every line, also when the result has no line mask (binary input).
+  const whole = r.text === code;
+  const lineCount = whole ? countInputLines(code) : r.keepMask.length;
   const kept: number[] = [];
-  r.keepMask.forEach((k, i) => {
-    if (k) kept.push(i + 1);
-  });
+  for (let i = 0; i < lineCount; i++) if (whole || r.keepMask[i]) kept.push(i + 1);
   let tokenScores: Array<[string, number]> = [];
   if (r.explain) {
     const lines = code.split('\n');

@@ -75,3 +75,27 @@ describe('replayRun', () => {
     expect(r.cost).toBeLessThan(base);
   });
 });
+
+describe('skim bench on a trajectories file', () => {
+  // Two real runs of ../shared/bench/trajectories-dev.jsonl.gz (django__django-16429,
+  // sympy__sympy-23534: public mini-swe-agent runs, see that file's README), whole.
+  it('replays every method and writes the report, the JSON and the plot', async () => {
+    const { mkdtemp, readFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { run: cli } = await import('../../src/cli/cli.js');
+    const dir = await mkdtemp(join(tmpdir(), 'skim-traj-'));
+    const fixture = new URL('../fixtures/bench/trajectories-mini.jsonl', import.meta.url).pathname;
+    await cli(['node', 'skim', 'bench', '--cases', fixture, '--methods', 'all', '--md', join(dir, 'r.md'), '--json', join(dir, 'r.json'), '--plot', join(dir, 'r.svg')]);
+    const md = await readFile(join(dir, 'r.md'), 'utf8');
+    for (const m of TRAJECTORY_METHODS) expect(md).toContain(`| ${m.name} | 2 |`);
+    expect(md).toContain('#### django/django');
+    const [rep] = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8'));
+    const skim = rep.overall.find((r: { method: string }) => r.method === 'skim');
+    const memory = rep.overall.find((r: { method: string }) => r.method === 'memory-only');
+    expect(memory.lostReads).toBe(0);
+    expect(memory.readSaving).toBeGreaterThan(0);
+    expect(skim.reads).toBe(7);
+    expect(await readFile(join(dir, 'r.svg'), 'utf8')).toMatch(/^<svg/);
+  }, 60_000);
+});

@@ -184,3 +184,71 @@ describe('other routes', () => {
     expect((await a.request('/examples/nope.py')).status).toBe(404);
   });
 });
+
+describe('methods', () => {
+  // Every route with a method it does not serve, and the methods its Allow header must name.
+  const WRONG: [method: string, path: string, allow: string][] = [
+    ['GET', '/prune', 'POST'],
+    ['GET', '/v1/prune', 'POST'],
+    ['PUT', '/v1/prune/batch', 'POST'],
+    ['GET', '/v1/rank', 'POST'],
+    ['POST', '/health', 'GET, HEAD'],
+    ['DELETE', '/v1/info', 'GET, HEAD'],
+    ['POST', '/', 'GET, HEAD'],
+    ['POST', '/examples', 'GET, HEAD'],
+    ['PATCH', '/examples/playground-a.py', 'GET, HEAD'],
+    ['POST', '/playground.js', 'GET, HEAD'],
+  ];
+
+  it('answers a known route asked with another method with 405 and an Allow header', async () => {
+    const runner = fakeRunner();
+    const a = app({ runner });
+    for (const [method, path, allow] of WRONG) {
+      const res = await a.request(path, { method, body: method === 'GET' ? undefined : JSON.stringify({ code: CODE }) });
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      const body = await res.json();
+      expect(body.error.status).toBe(405);
+      expect(body.error.message).toBe(`${method} is not allowed on ${path}; use ${allow.replace(', ', ' or ')}`);
+    }
+    expect(runner.calls).toEqual([]);
+    // the list above covers every route the app has
+    const paths = new Set(a.routes.filter((r) => r.method !== 'ALL').map((r) => r.path));
+    expect(paths.size).toBe(WRONG.length);
+  });
+
+  it('serves HEAD with GET, and an unknown path stays a 404', async () => {
+    const a = app();
+    expect((await a.request('/health', { method: 'HEAD' })).status).toBe(200);
+    const missing = await a.request('/nope', { method: 'POST' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('allow')).toBeNull();
+  });
+});
+
+describe('languages', () => {
+  it('refuses an unknown language with a 400 that lists the supported ones', async () => {
+    const runner = fakeRunner();
+    const a = app({ runner });
+    for (const [path, body] of [
+      ['/v1/prune', { code: CODE, language: 'cobol' }],
+      ['/v1/prune/batch', { requests: [{ code: CODE, language: 'python' }, { code: CODE, language: 'cobol' }] }],
+      ['/v1/rank', { query: 'proxy', documents: [{ code: CODE, language: 'cobol' }] }],
+    ] as const) {
+      const res = await post(a, path, body);
+      expect(res.status).toBe(400);
+      const { message } = (await res.json()).error;
+      expect(message).toMatch(/unknown language "cobol"; supported: /);
+      for (const name of ['python', 'typescript', 'go', 'c_sharp', 'kotlin', 'yaml', 'text']) expect(message).toContain(name);
+    }
+    expect(runner.calls).toEqual([]);
+  });
+
+  it('still accepts the canonical names and their aliases', async () => {
+    const runner = fakeRunner();
+    const a = app({ runner });
+    const names = ['python', 'py', 'Python3', 'ts', 'TypeScript', 'tsx', 'golang', 'c++', 'C#', 'cs', '.rs', 'bash', 'yml', 'txt', 'unknown', ''];
+    for (const language of names) expect([language, (await post(a, '/v1/prune', { code: CODE, language })).status]).toEqual([language, 200]);
+    expect(runner.calls.map((c) => c.language)).toEqual(names);
+  });
+});
+

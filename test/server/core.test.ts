@@ -70,6 +70,23 @@ describe('routes with the real core', () => {
     expect(new Set(scores).size).toBeGreaterThan(20);
   });
 
+  it('POST /prune: input that comes back whole has every line in kept_frags (binary, small, left whole by the read policy)', async () => {
+    const binary = 'ELF\u0000\u0001\u0002\nsection .text\u0000\nmain:\n';
+    const small = 'import os\n\ndef get_proxy(url):\n    return os.environ.get("HTTPS_PROXY")\n';
+    const cases: [string, string, string][] = [
+      ['binary', binary, 'What does main do?'],
+      ['small', small, 'Which proxy is used?'],
+      // 120 lines, 900 tokens, but under 2,500 characters: the read policy leaves such a file whole
+      ['policy', Array.from({ length: 60 }, (_, i) => `def f${i}(x):\n    return x * ${i} + ${(i * 7) % 13}\n`).join(''), 'What does f42 return?'],
+    ];
+    for (const [what, code, query] of cases) {
+      const body = await (await post(app, '/prune', { query, code })).json();
+      const n = code.split('\n').length - 1;
+      expect([what, body.pruned_code === code, body.kept_frags]).toEqual([what, true, Array.from({ length: n }, (_, i) => i + 1)]);
+      expect(body.left_token_cnt).toBe(body.origin_token_cnt);
+    }
+  });
+
   it('POST /v1/prune honours a 4x budget', async () => {
     const r = await (await post(app, '/v1/prune', { code: SESSION, query: QUESTION, path: 'session.py', ratio: 4 })).json();
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 4));

@@ -8,8 +8,8 @@
  * Budgets do not apply: this is Repomix's natural compression. Kept lines are found by aligning
  * its output lines back onto the input (it trims indentation and some trailing syntax).
  */
-import { mergeConfigs, parseFile, setLogLevel } from 'repomix';
 import { countTokens } from '../../core/tokens/count.js';
+import { loadOptional } from '../optional.js';
 import type { BenchMethod, PreparedFile } from './types.js';
 
 export const REPOMIX_SEPARATOR = '⋮----';
@@ -20,20 +20,24 @@ const EXT: Record<string, string> = {
   c_sharp: 'cs', ruby: 'rb', kotlin: 'kt', php: 'php', swift: 'swift', css: 'css',
 };
 
-type RepomixConfig = Parameters<typeof parseFile>[2];
-let config: RepomixConfig | undefined;
+type Repomix = typeof import('repomix');
+type RepomixConfig = Parameters<Repomix['parseFile']>[2];
+let loaded: Promise<{ repomix: Repomix; config: RepomixConfig }> | undefined;
 
-function repomixConfig(): RepomixConfig {
-  if (!config) {
-    setLogLevel(-1); // silence its console logger
-    config = mergeConfigs(process.cwd(), {}, { output: { compress: true } } as never) as RepomixConfig;
-  }
-  return config;
+/** Repomix is a baseline, not part of skim: loaded on first use (a development dependency). */
+function repomix(): Promise<{ repomix: Repomix; config: RepomixConfig }> {
+  loaded ??= loadOptional<Repomix>('repomix', 'the repomix baseline').then((repomix) => {
+    repomix.setLogLevel(-1); // silence its console logger
+    const config = repomix.mergeConfigs(process.cwd(), {}, { output: { compress: true } } as never) as RepomixConfig;
+    return { repomix, config };
+  });
+  return loaded;
 }
 
 /** Repomix's compressed rendering of one file's content (what its packed output shows for it). */
 export async function repomixCompress(content: string, filePath: string): Promise<string> {
-  const parsed = await parseFile(content, filePath, repomixConfig());
+  const { repomix: r, config } = await repomix();
+  const parsed = await r.parseFile(content, filePath, config);
   return (parsed ?? content).trim();
 }
 

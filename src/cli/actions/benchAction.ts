@@ -64,7 +64,7 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     import('../../bench/methods/index.js'),
     import('../../bench/runner.js'),
     import('../../bench/report.js'),
-    import('../../bench/plot.js'),
+    import('../../bench/plot.js'), // light: vega itself loads only for --plot
   ]);
   let methods, budgets, limit: number | undefined;
   try {

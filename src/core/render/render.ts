@@ -229,4 +229,4 @@ export const SEEN_VERB = 'unchanged since an earlier read';
  * Matches every marker skim emits; used by tests and by consumers that re-read omitted ranges.
  * Group 1 the line count, 2 the path (grep), 3-4 the range; a seen run's marker contains SEEN_VERB.
  */
-export const MARKER_RE = /\b(\d+) lines? (?:omitted|unchanged since an earlier read)(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$/;
+export const MARKER_RE = new RegExp(String.raw`\b(\d+) lines? (?:omitted|${SEEN_VERB})(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$`);

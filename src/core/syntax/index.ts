@@ -8,6 +8,8 @@ export {
   normalizeLanguage,
   languageInfo,
   GRAMMAR_LANGUAGES,
+  LANGUAGES,
+  isKnownLanguage,
   type LanguageInfo,
   type BlockStyle,
 } from './languages.js';

@@ -112,6 +112,14 @@ export function languageInfo(language: string): LanguageInfo {
   return INFOS[n] ?? { ...INFOS.text!, name: n };
 }
 
+/** Every language skim knows (canonical names): the ones with a grammar, then the fallback's. */
+export const LANGUAGES: readonly string[] = Object.keys(INFOS);
+
+/** Whether a name or alias is a known language (normalizeLanguage passes unknown names through). */
+export function isKnownLanguage(name: string): boolean {
+  return Object.hasOwn(INFOS, normalizeLanguage(name));
+}
+
 /** Languages with a tree-sitter grammar (canonical names). */
 export const GRAMMAR_LANGUAGES: readonly string[] = Object.values(INFOS)
   .filter((i) => i.hasGrammar)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The package as a stranger gets it: `npm pack`, install the tarball into an empty folder, and run
+# every kind of command from there (help, prune, cat, grep, one bench case, the MCP server's tool
+# list). Run by CI after the tests; needs the npm registry for the dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+npm pack --silent --pack-destination "$work" > /dev/null
+mkdir "$work/app"
+cd "$work/app"
+npm init -y > /dev/null
+npm install --no-audit --no-fund --silent "$work"/skim-pruner-*.tgz
+skim=./node_modules/.bin/skim
+pkg=./node_modules/skim-pruner
+q='Where are the caplog records replaced instead of cleared?'
+
+"$skim" --version
+"$skim" --help > /dev/null
+"$skim" prune "$pkg/examples/logging.py" --query "$q" --ratio 4 | grep -q 'lines omitted'
+"$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'def reset'
+"$skim" grep 'def reset' "$pkg/examples" | grep -q 'logging.py'
+"$skim" bench --cases "$repo/test/fixtures/bench/real-swebench.jsonl" --methods skim,bm25 --limit 1 | grep -q '| skim |'
+printf '%s\n' \
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"0"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+  | "$skim" mcp --root "$pkg" 2> /dev/null | grep -q '"read_file"'
+echo "pack smoke: the installed package ran help, prune, cat, grep, bench and mcp"
