@@ -121,7 +121,10 @@ async function run() {
   const path = $('path').value.trim();
   if (path) request.path = path;
   const mode = selectedMode();
+  // Adaptive: one read on its own, at the calibrated threshold. (The default mode's read policy
+  // judges a read by the agent run it belongs to, its session, which a playground read has not.)
   if (mode !== 'adaptive') request.ratio = Number(mode);
+  else request.relativeThreshold = 0.5;
 
   const button = $('run');
   button.disabled = true;
@@ -165,12 +168,6 @@ function render(code, r) {
 
   const notes = [...(r.warnings || [])];
   if (r.error) notes.push(r.error);
-  if (typeof r.policy === 'string' && r.policy.endsWith(': whole')) {
-    notes.push(
-      `Returned whole by the read policy (${r.policy}): for a read like this one, pruning is more likely ` +
-        'to cost the agent a re-read than to save tokens. Pick 4x or 8x to see it pruned.',
-    );
-  }
   const warnings = $('warnings');
   warnings.replaceChildren(...notes.map((w) => el('li', '', w)));
   warnings.hidden = notes.length === 0;

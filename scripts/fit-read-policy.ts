@@ -1,48 +1,50 @@
 /**
- * Fit the read policy (src/core/policy/readPolicy.ts) on whole agent runs.
+ * Fit the read policy (src/core/policy/readPolicy.ts: READ_POLICY) on whole agent runs.
  *
- *   npx tsx scripts/fit-read-policy.ts --cases ../shared/bench/trajectories-dev.jsonl.gz \
- *     [--outcomes .bench-out/read-policy-outcomes.jsonl.gz] [--max-lost 0.01] [--actions 0.5,1]
+ *   npx tsx scripts/fit-read-policy.ts [--cases ../shared/bench/trajectories-dev.jsonl.gz]
+ *     [--outcomes .bench-out/read-policy-outcomes.jsonl.gz] [--max-lost 0.01]
  *
- * 1. Outcomes: replay every run once per candidate action (the whole read, or threshold mode at
- *    τ x s for each scale s), without session memory, and record per read what it kept and lost.
- *    Cached in --outcomes (re-used when the file exists).
- * 2. Fit on the training split of runs (src/bench/trajectories.ts isValidationRun): per read
- *    kind and size band, a document-score split and an action on each side, minimising the
- *    change in run cost (characters saved x assistant turns after the read, against a re-read's
- *    extra turn and whole observation) plus a penalty per lost read: the smallest penalty whose
- *    5-fold cross-validated share of fix-line reads lost is at most --max-lost. Size bands with
- *    too few reads share the band below; reads over FITTED_CHARS keep the calibrated τ.
- * 3. Print the table (paste into READ_POLICY) and its figures on the training and validation runs.
+ * 1. Outcomes: replay every run once per candidate τ scale (x0.25 ... x32), with and without the
+ *    run's task, without session memory, recording per read what it kept and whether it lost a
+ *    fix line. Cached in --outcomes (re-used when the file exists; about 90 s to make).
+ * 2. Per task setting, on the training runs (src/bench/trajectories.ts isValidationRun): a
+ *    logistic gate P(the read shows a fix line) over the read's facts as a session sees them
+ *    (size, kind, earlier reads of its path, reads so far), then a ladder of probability bands
+ *    -> τ scales (or whole). Ladder and band edges are chosen by 5-fold cross-validation over the
+ *    training runs (the gate refitted without each fold): the lowest cost of the runs (characters
+ *    saved x assistant turns after the read, against a re-read's extra turn and whole output)
+ *    whose cross-validated share of fix-line reads lost is at most --max-lost.
+ * 3. Print the gates (paste into READ_POLICY) and their figures on the training and validation runs.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createGunzip, createGzip } from 'node:zlib';
-import { parseArgs } from 'node:util';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createHash } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { createGunzip, createGzip } from 'node:zlib';
 import { readJsonRecords } from '../src/bench/cases.js';
 import { isTrajectoryRecord, isValidationRun, replayRun, TRAJECTORY_METHODS, type ReadRecord, type TrajectoryRun } from '../src/bench/trajectories.js';
+import { FITTED_CHARS, gateFeatures, type ReadFacts, type ReadGate } from '../src/core/policy/readPolicy.js';
 import { createPruner } from '../src/core/prune.js';
-import { FITTED_CHARS, type ReadKind, type ReadRule } from '../src/core/policy/readPolicy.js';
+import { normalizeSessionPath } from '../src/core/session/memory.js';
 
 const SCALES = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
-const KINDS: ReadKind[] = ['file', 'window', 'grep'];
-/** Bands of read size in characters; reads over FITTED_CHARS are outside the data and keep τ x1. */
-const SIZE_BANDS = [0, 2500, 5000];
-/** A band (or a document-score side of one) needs this many training reads to get its own action. */
-const MIN_BAND_READS = 50;
-const MIN_SIDE_READS = 20;
-const DOC_QUANTILES = [0, 0.25, 0.5, 0.75];
+/** Candidate ladders: τ scales from the least to the most likely to show a fix line; above the last band, whole. */
+const LADDERS = [
+  [32, 4, 1],
+  [32, 8, 1],
+  [16, 2, 0.5],
+  [8, 2, 1],
+  [4, 1, 0.5],
+];
+const EDGES = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7];
 
 const { values: args } = parseArgs({
   options: {
     cases: { type: 'string', default: '../shared/bench/trajectories-dev.jsonl.gz' },
     outcomes: { type: 'string', default: '.bench-out/read-policy-outcomes.jsonl.gz' },
     'max-lost': { type: 'string', default: '0.01' },
-    /** The τ scales a band may choose besides "whole" (replayed: 0.25-32); more choices overfit: cross-validated loss 0.7% with 0.5,1, 1.4% with 0.5,1,2,4 (task given). */
-    actions: { type: 'string', default: '0.5,1' },
   },
 });
 
@@ -57,21 +59,19 @@ async function loadRuns(): Promise<TrajectoryRun[]> {
   return runs;
 }
 
-/** Replays without memory, the read's thought as the query, with or without the run's task. */
-const REPLAY = {
-  task: { ...TRAJECTORY_METHODS.find((m) => m.name === 'policy-only')!, session: false },
-  noTask: { ...TRAJECTORY_METHODS.find((m) => m.name === 'skim-no-task')!, session: false },
-};
+/** A policy that prunes every read at τ x `scale` (the gate always answers 0). */
+const everyReadAt = (scale: number, task: boolean): ReadGate[] => [{ task, bias: -50, weights: [0, 0, 0, 0, 0], ladder: [{ below: 1, tauScale: scale }] }];
 
 async function computeOutcomes(runs: TrajectoryRun[]): Promise<Outcome[]> {
+  // without memory, the thought as the query, with or without the task
+  const withTask = { ...TRAJECTORY_METHODS.find((m) => m.name === 'policy-only')!, session: false as const };
+  const noTask = { ...TRAJECTORY_METHODS.find((m) => m.name === 'skim-no-task')!, session: false as const };
   const out: Outcome[] = [];
   for (const task of [false, true]) {
     for (const s of SCALES) {
-      const table: ReadRule[] = KINDS.map((kind) => ({ kind, task, minChars: 0, docSplit: 0, lowTauScale: s, tauScale: s }));
-      const pruner = createPruner({ readPolicy: table });
+      const pruner = createPruner({ readPolicy: everyReadAt(s, task) });
       const t0 = Date.now();
-      const method = task ? REPLAY.task : REPLAY.noTask;
-      for (const run of runs) await replayRun(run, method, (req) => pruner.prune(req), (r) => out.push({ ...r, action: String(s), task }));
+      for (const run of runs) await replayRun(run, task ? withTask : noTask, (req) => pruner.prune(req), (r) => out.push({ ...r, action: String(s), task }));
       process.stderr.write(`task ${task} scale ${s}: ${Math.round((Date.now() - t0) / 1000)} s\n`);
     }
   }
@@ -86,6 +86,7 @@ async function readOutcomes(file: string): Promise<Outcome[]> {
 }
 
 async function writeOutcomes(file: string, rows: Outcome[]): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
   const gz = createGzip();
   const done = new Promise<void>((resolve) => gz.pipe(createWriteStream(file)).on('finish', () => resolve()));
   for (const r of rows) gz.write(JSON.stringify(r) + '\n');
@@ -93,155 +94,182 @@ async function writeOutcomes(file: string, rows: Outcome[]): Promise<void> {
   await done;
 }
 
-/** Per read: the whole-read cost figures its pruning changes. */
-interface ReadCost {
-  key: string;
+/** One read with what pruning it at each scale would change in its run's cost. */
+interface Read {
   run: string;
-  kind: ReadKind;
-  charsIn: number;
-  gold: number;
   validation: boolean;
+  fold: number;
+  facts: ReadFacts;
+  showsFixLine: boolean;
+  charsIn: number;
   /** Assistant turns after the read. */
   after: number;
-  /** Context before the read (unpruned run) plus the re-read command: what one extra turn costs. */
+  /** Context before the read plus the re-read command: what one extra turn costs. */
   rereadTurn: number;
-  /** Per action: characters out, lost, document score. */
-  actions: Map<string, { charsOut: number; lost: number; docScore: number }>;
+  actions: Map<string, { charsOut: number; lost: number }>;
 }
 
-function readCosts(runs: TrajectoryRun[], allOutcomes: Outcome[], task: boolean): ReadCost[] {
-  const outcomes = allOutcomes.filter((o) => o.task === task);
-  const byKey = new Map<string, ReadCost>();
+function collectReads(runs: TrajectoryRun[], outcomes: Outcome[], task: boolean): Read[] {
+  const byKey = new Map<string, Read>();
   for (const run of runs) {
-    let ctx = 0;
-    const assistantAfter: number[] = new Array(run.messages.length).fill(0);
+    const after: number[] = new Array(run.messages.length).fill(0);
     for (let i = run.messages.length - 1, a = 0; i >= 0; i--) {
-      assistantAfter[i] = a;
+      after[i] = a;
       if (run.messages[i].role === 'assistant') a++;
     }
+    // what a session would count: reads so far, and earlier reads of the same path
+    let ctx = 0;
+    let readIndex = 0;
+    const pathReads = new Map<string, number>();
+    const steps = new Map(run.steps.filter((s) => s.read).map((s) => [s.message, s]));
     run.messages.forEach((m, i) => {
-      const step = run.steps.find((s) => s.message === i && s.read);
-      if (step) {
+      const step = steps.get(i);
+      if (step?.read) {
+        const path = step.read.path ? normalizeSessionPath(step.read.path) : '';
         byKey.set(`${run.instance_id}@${i}`, {
-          key: `${run.instance_id}@${i}`,
           run: run.instance_id,
-          kind: 'file',
-          charsIn: 0,
-          gold: 0,
           validation: isValidationRun(run.instance_id),
-          after: assistantAfter[i],
+          fold: createHash('sha1').update(run.instance_id).digest()[1] % 5,
+          facts: { kind: 'file', chars: 0, hasTask: task, priorReads: path ? (pathReads.get(path) ?? 0) : 0, readIndex },
+          showsFixLine: false,
+          charsIn: 0,
+          after: after[i],
           rereadTurn: ctx + m.content.length + (run.messages[i - 1]?.content.length ?? 0),
           actions: new Map(),
         });
+        readIndex++;
+        if (path) pathReads.set(path, (pathReads.get(path) ?? 0) + 1);
       }
       ctx += m.content.length;
     });
   }
   for (const o of outcomes) {
-    const c = byKey.get(`${o.run}@${o.step}`);
-    if (!c) continue;
-    c.kind = o.readKind;
-    c.charsIn = o.charsIn;
-    c.gold = o.gold;
-    c.actions.set(o.action, { charsOut: o.charsOut, lost: o.lost, docScore: o.docScore });
+    if (o.task !== task) continue;
+    const r = byKey.get(`${o.run}@${o.step}`);
+    if (!r) continue;
+    r.facts.kind = o.readKind;
+    r.facts.chars = o.charsIn;
+    r.charsIn = o.charsIn;
+    r.showsFixLine = o.gold > 0;
+    r.actions.set(o.action, { charsOut: o.charsOut, lost: o.lost });
   }
-  return [...byKey.values()].filter((c) => c.actions.size > 0);
+  return [...byKey.values()].filter((r) => r.actions.size === SCALES.length);
 }
 
-/** Cost change of one read under an action (negative = saving), and whether it lost a fix line. */
-function delta(c: ReadCost, action: string | null): { cost: number; lost: boolean } {
-  if (action === null) return { cost: 0, lost: false };
-  const a = c.actions.get(action)!;
-  const saved = (c.charsIn - a.charsOut) * c.after;
-  if (a.lost === 0) return { cost: -saved, lost: false };
-  // a re-read: one more turn over the whole context, then the whole observation for the rest of the run
-  return { cost: -saved + c.rereadTurn + (c.charsIn + 200) * c.after, lost: true };
-}
-
-const docOf = (c: ReadCost) => c.actions.get('1')?.docScore ?? 0;
-
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0 || q === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
-
-const ACTIONS: (string | null)[] = [null, ...args.actions!.split(',').map((a) => String(Number(a)))];
-
-function fit(reads: ReadCost[], penalty: number, task: boolean): ReadRule[] {
-  const rules: ReadRule[] = [];
-  for (const kind of KINDS) {
-    SIZE_BANDS.forEach((minChars, b) => {
-      const maxChars = SIZE_BANDS[b + 1] ?? FITTED_CHARS + 1;
-      const cell = reads.filter((c) => c.kind === kind && c.charsIn >= minChars && c.charsIn < maxChars);
-      // too few reads to fit: the band below covers it
-      if (b > 0 && cell.length < MIN_BAND_READS) return;
-      const best = (side: ReadCost[]) => {
-        let bestAction: string | null = null;
-        let bestCost = 0;
-        for (const a of ACTIONS) {
-          let cost = 0;
-          for (const c of side) {
-            const d = delta(c, a);
-            cost += d.cost + (d.lost ? penalty : 0);
-          }
-          if (cost < bestCost) {
-            bestCost = cost;
-            bestAction = a;
-          }
-        }
-        return { action: bestAction, cost: bestCost };
-      };
-      let chosen: ReadRule = { kind, task, minChars, docSplit: 0, lowTauScale: null, tauScale: null };
-      let chosenCost = Infinity;
-      for (const q of DOC_QUANTILES) {
-        const split = quantile(cell.map(docOf), q);
-        const lowSide = cell.filter((c) => docOf(c) < split);
-        const highSide = cell.filter((c) => docOf(c) >= split);
-        if (q > 0 && (lowSide.length < MIN_SIDE_READS || highSide.length < MIN_SIDE_READS)) continue;
-        const low = best(lowSide);
-        const high = best(highSide);
-        const cost = low.cost + high.cost;
-        if (cost < chosenCost - 1e-9) {
-          chosenCost = cost;
-          const scale = (a: string | null) => (a === null ? null : Number(a));
-          chosen = { kind, task, minChars, docSplit: Number(split.toPrecision(3)), lowTauScale: scale(low.action), tauScale: scale(high.action) };
-        }
-      }
-      rules.push(chosen);
+/** Logistic regression of showsFixLine on the gate's features (standardized, L2), as raw-feature weights. */
+function fitGate(reads: Read[], task: boolean): ReadGate {
+  const X = reads.map((r) => gateFeatures(r.facts));
+  const y = reads.map((r) => (r.showsFixLine ? 1 : 0));
+  const d = X[0].length;
+  const mean = new Array(d).fill(0);
+  const sd = new Array(d).fill(0);
+  for (const x of X) x.forEach((v, j) => (mean[j] += v / X.length));
+  for (const x of X) x.forEach((v, j) => (sd[j] += (v - mean[j]) ** 2 / X.length));
+  for (let j = 0; j < d; j++) sd[j] = Math.sqrt(sd[j]) || 1;
+  const Z = X.map((x) => x.map((v, j) => (v - mean[j]) / sd[j]));
+  let b = 0;
+  const w = new Array(d).fill(0);
+  for (let it = 0; it < 2000; it++) {
+    let gb = 0;
+    const gw = new Array(d).fill(0);
+    Z.forEach((z, i) => {
+      const p = 1 / (1 + Math.exp(-(b + z.reduce((s, v, j) => s + v * w[j], 0))));
+      gb += p - y[i];
+      z.forEach((v, j) => (gw[j] += (p - y[i]) * v));
     });
-    // beyond the runs' data: the calibrated threshold
-    rules.push({ kind, task, minChars: FITTED_CHARS + 1, docSplit: 0, lowTauScale: 1, tauScale: 1 });
+    b -= gb / Z.length;
+    for (let j = 0; j < d; j++) w[j] -= (gw[j] + w[j]) / Z.length;
   }
-  return rules;
+  const weights = w.map((v, j) => v / sd[j]);
+  const bias = b - weights.reduce((s, v, j) => s + v * mean[j], 0);
+  return { task, bias, weights, ladder: [] };
 }
 
-function actionFor(rules: ReadRule[], c: ReadCost): string | null {
-  for (let r = rules.length - 1; r >= 0; r--) {
-    const rule = rules[r];
-    if (rule.kind !== c.kind || c.charsIn < rule.minChars) continue;
-    const s = docOf(c) < rule.docSplit ? rule.lowTauScale : rule.tauScale;
-    return s === null ? null : String(s);
-  }
-  return '1';
+const probability = (g: ReadGate, f: ReadFacts) => 1 / (1 + Math.exp(-gateFeatures(f).reduce((s, v, j) => s + v * g.weights[j], g.bias)));
+
+/** The τ scale the ladder gives a read of probability p (null: whole). */
+function scaleFor(ladder: ReadGate['ladder'], p: number): number | null {
+  return ladder.find((b) => p < b.below)?.tauScale ?? null;
 }
 
-function evaluate(rules: ReadRule[] | ((c: ReadCost) => string | null), reads: ReadCost[]) {
+/** Change in run cost of one read at a scale (negative = saving), and whether it lost a fix line. */
+function delta(r: Read, scale: number | null): { cost: number; lost: boolean; charsOut: number } {
+  if (r.facts.chars > FITTED_CHARS) scale = 1;
+  if (scale === null) return { cost: 0, lost: false, charsOut: r.charsIn };
+  const a = r.actions.get(String(scale))!;
+  const saved = (r.charsIn - a.charsOut) * r.after;
+  if (a.lost === 0) return { cost: -saved, lost: false, charsOut: a.charsOut };
+  // a re-read: one more turn over the whole context, then the whole output for the rest of the run
+  return { cost: -saved + r.rereadTurn + (r.charsIn + 200) * r.after, lost: true, charsOut: a.charsOut };
+}
+
+interface Figures {
+  cost: number;
+  lost: number;
+  fixReads: number;
+  readSaving: number;
+}
+
+function evaluate(reads: Read[], probs: number[], ladder: ReadGate['ladder']): Figures {
   let cost = 0;
   let lost = 0;
-  let gold = 0;
+  let fixReads = 0;
   let charsIn = 0;
   let charsOut = 0;
-  for (const c of reads) {
-    const a = typeof rules === 'function' ? rules(c) : actionFor(rules, c);
-    const d = delta(c, a);
+  reads.forEach((r, i) => {
+    const d = delta(r, scaleFor(ladder, probs[i]));
     cost += d.cost;
-    if (c.gold > 0) gold++;
     if (d.lost) lost++;
-    charsIn += c.charsIn;
-    charsOut += a === null ? c.charsIn : c.actions.get(a)!.charsOut;
+    if (r.showsFixLine) fixReads++;
+    charsIn += r.charsIn;
+    charsOut += d.charsOut;
+  });
+  return { cost, lost, fixReads, readSaving: 1 - charsOut / charsIn };
+}
+
+function* ladders(): Generator<ReadGate['ladder']> {
+  for (const scales of LADDERS)
+    for (const a of EDGES)
+      for (const b of EDGES)
+        for (const c of EDGES) if (a <= b && b <= c) yield [{ below: a, tauScale: scales[0] }, { below: b, tauScale: scales[1] }, { below: c, tauScale: scales[2] }];
+}
+
+function fitPolicy(train: Read[], task: boolean, maxLost: number): { gate: ReadGate; cv: Figures } {
+  // cross-validated probabilities: each fold scored by a gate fitted on the other four
+  const cvProbs = new Array<number>(train.length);
+  for (let f = 0; f < 5; f++) {
+    const gate = fitGate(train.filter((r) => r.fold !== f), task);
+    train.forEach((r, i) => {
+      if (r.fold === f) cvProbs[i] = probability(gate, r.facts);
+    });
   }
-  return { costChange: cost, lost, gold, lostShare: lost / Math.max(1, gold), readSaving: 1 - charsOut / charsIn };
+  let best: { ladder: ReadGate['ladder']; cv: Figures } | null = null;
+  for (const ladder of ladders()) {
+    const cv = evaluate(train, cvProbs, ladder);
+    if (cv.lost / cv.fixReads > maxLost) continue;
+    if (!best || cv.cost < best.cv.cost) best = { ladder, cv };
+  }
+  const gate = fitGate(train, task);
+  // nothing within the loss bound: every read whole
+  gate.ladder = best?.ladder.filter((b, i, all) => i === all.length - 1 || b.below < all[i + 1].below) ?? [];
+  return { gate, cv: best?.cv ?? { cost: 0, lost: 0, fixReads: 0, readSaving: 0 } };
+}
+
+const round = (x: number, digits: number) => Number(x.toPrecision(digits));
+
+/** Area under the ROC curve of scores for the positives (ties count half). */
+function auc(scores: number[], positive: boolean[]): number {
+  let pairs = 0;
+  let wins = 0;
+  scores.forEach((s, i) => {
+    if (!positive[i]) return;
+    scores.forEach((t, j) => {
+      if (positive[j]) return;
+      pairs++;
+      wins += s > t ? 1 : s === t ? 0.5 : 0;
+    });
+  });
+  return wins / pairs;
 }
 
 async function main() {
@@ -250,43 +278,29 @@ async function main() {
   if (existsSync(args.outcomes!)) outcomes = await readOutcomes(args.outcomes!);
   else {
     outcomes = await computeOutcomes(runs);
-    await mkdir(dirname(args.outcomes!), { recursive: true });
     await writeOutcomes(args.outcomes!, outcomes);
   }
   const maxLost = Number(args['max-lost']);
-  const table: ReadRule[] = [];
+  const gates: ReadGate[] = [];
+  const show = (name: string, f: Figures) =>
+    `  ${name}: cost change ${(f.cost / 1e6).toFixed(1)}M chars, read saving ${(100 * f.readSaving).toFixed(1)}%, lost ${f.lost}/${f.fixReads} (${((100 * f.lost) / Math.max(1, f.fixReads)).toFixed(2)}%)`;
   for (const task of [false, true]) {
-    const reads = readCosts(runs, outcomes, task);
-    const train = reads.filter((c) => !c.validation);
-    const val = reads.filter((c) => c.validation);
-    // The penalty per lost read: the smallest whose 5-fold cross-validated loss on the training
-    // runs (fit on four folds, count on the fifth) is within --max-lost.
-    const fold = (c: ReadCost) => createHash('sha1').update(c.run).digest()[1] % 5;
-    const cvLost = (penalty: number) => {
-      let lost = 0;
-      let gold = 0;
-      for (let f = 0; f < 5; f++) {
-        const r = evaluate(fit(train.filter((c) => fold(c) !== f), penalty, task), train.filter((c) => fold(c) === f));
-        lost += r.lost;
-        gold += r.gold;
-      }
-      return lost / Math.max(1, gold);
-    };
-    let penalty = 0;
-    for (let k = 0; k < 60 && cvLost(penalty) > maxLost; k++) penalty = penalty === 0 ? 1e4 : penalty * 1.5;
-    const rules = fit(train, penalty, task);
-    console.log(`  cross-validated lost share on the training runs: ${(100 * cvLost(penalty)).toFixed(2)}%`);
-    const show = (name: string, r: ReturnType<typeof evaluate>) =>
-      `${name}: cost change ${(r.costChange / 1e6).toFixed(1)}M chars, read saving ${(100 * r.readSaving).toFixed(1)}%, lost ${r.lost}/${r.gold} (${(100 * r.lostShare).toFixed(2)}%)`;
-    console.log(`${task ? 'with' : 'without'} the task: penalty per lost read ${penalty.toFixed(0)} characters`);
-    for (const [name, set] of [['train', train], ['validation', val]] as const) {
-      console.log(show(`  ${name} fitted`, evaluate(rules, set)));
-      console.log(show(`  ${name} tau x1 everywhere`, evaluate(() => '1', set)));
-    }
-    table.push(...rules);
+    const reads = collectReads(runs, outcomes, task);
+    const train = reads.filter((r) => !r.validation);
+    const val = reads.filter((r) => r.validation);
+    const { gate, cv } = fitPolicy(train, task, maxLost);
+    const printed: ReadGate = { task, bias: round(gate.bias, 4), weights: gate.weights.map((w) => round(w, 4)), ladder: gate.ladder };
+    gates.push(printed);
+    const probs = (set: Read[]) => set.map((r) => probability(printed, r.facts));
+    const tau1 = [{ below: 2, tauScale: 1 }];
+    console.log(`${task ? 'with' : 'without'} the task: gate AUC on the validation runs ${auc(probs(val), val.map((r) => r.showsFixLine)).toFixed(3)}`);
+    console.log(show('training, cross-validated', cv));
+    console.log(show('training', evaluate(train, probs(train), printed.ladder)));
+    console.log(show('validation', evaluate(val, probs(val), printed.ladder)));
+    console.log(show('validation, tau x1 on every read', evaluate(val, probs(val), tau1)));
   }
-  console.log('export const READ_POLICY: ReadRule[] = [');
-  for (const r of table) console.log(`  ${JSON.stringify(r).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ')},`);
+  console.log('export const READ_POLICY: ReadGate[] = [');
+  for (const g of gates) console.log(`  ${JSON.stringify(g)},`);
   console.log('];');
 }
 

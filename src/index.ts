@@ -9,7 +9,7 @@ export { SkimError, EXIT_CODES, type SkimErrorCode } from './core/errors.js';
 export { countTokens } from './core/tokens/count.js';
 export { MARKER_RE, SEEN_VERB } from './core/render/render.js';
 export { SessionMemory, type SessionSnapshot, type SessionLimits } from './core/session/memory.js';
-export { READ_POLICY, decideRead, type ReadRule, type ReadFacts, type ReadKind } from './core/policy/readPolicy.js';
+export { READ_POLICY, decideRead, readProbability, type ReadGate, type ReadFacts, type ReadKind } from './core/policy/readPolicy.js';
 export { createHeuristicScorer } from './core/score/heuristic.js';
 export type * from './core/types.js';
 export { VERSION } from './version.js';

@@ -44,8 +44,11 @@ export interface TrajectoryRun {
 export interface TrajectoryMethod {
   name: string;
   description: string;
-  /** Reads of a run share one SessionMemory. */
-  session: boolean;
+  /**
+   * Reads of a run share one SessionMemory ('memory'), or one that only counts reads for the read
+   * policy and folds nothing ('counts'), or none (false).
+   */
+  session: 'memory' | 'counts' | false;
   /** null: the read is not pruned at all. */
   request(read: ReadInput): Omit<PruneRequest, 'code' | 'session'> | null;
 }
@@ -71,25 +74,25 @@ export const TRAJECTORY_METHODS: TrajectoryMethod[] = [
   {
     name: 'memory-only',
     description: 'session memory only: every read whole except lines the run was shown before, unchanged',
-    session: true,
+    session: 'memory',
     request: (r) => ({ query: '', path: r.path || undefined, firstLine: r.firstLine }),
   },
   {
     name: 'policy-only',
-    description: 'the read policy (default mode, the run task next to the thought) without session memory',
-    session: false,
+    description: 'the read policy (default mode, the run task next to the thought; the session counts reads but folds nothing)',
+    session: 'counts',
     request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
   },
   {
     name: 'skim-no-task',
     description: 'the read policy and session memory, the thought alone as the query',
-    session: true,
+    session: 'memory',
     request: (r) => ({ query: r.thought, path: r.path || undefined, firstLine: r.firstLine }),
   },
   {
     name: 'skim',
     description: 'skim default: the read policy and session memory, the run task next to the thought',
-    session: true,
+    session: 'memory',
     request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
   },
 ];
@@ -160,11 +163,18 @@ export interface RunResult {
 
 type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
 
+/** A session that counts reads (what the read policy weighs) but has seen nothing (folds nothing). */
+class CountingSession extends SessionMemory {
+  override seenMask(doc: Document): Uint8Array {
+    return new Uint8Array(doc.lines.length);
+  }
+}
+
 /** Replay one run with one method. */
 export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, prune: PruneFn, onRead?: (r: ReadRecord) => void): Promise<RunResult> {
   const readsByMessage = new Map<number, TrajectoryStep>();
   for (const s of run.steps) if (s.read) readsByMessage.set(s.message, s);
-  const session = method.session ? new SessionMemory() : undefined;
+  const session = method.session === 'memory' ? new SessionMemory() : method.session === 'counts' ? new CountingSession() : undefined;
   // What the replayed context has shown: path -> file line -> text (for the lost-line exemption).
   const shown = new SessionMemory();
   const out: RunResult = {

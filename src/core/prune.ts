@@ -16,7 +16,7 @@ import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normaliz
 import { countLineTokens, countTokens } from './tokens/count.js';
 import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
-import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadRule } from './policy/readPolicy.js';
+import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadGate } from './policy/readPolicy.js';
 
 /** Inputs smaller than this are returned whole unless a budget forces pruning. */
 export const SMALL_LINES = 40;
@@ -42,7 +42,7 @@ export interface PrunerOptions {
   /** Directory with learned weights (default: the shipped models/default). */
   modelDir?: string;
   /** The read policy of the default mode (default: READ_POLICY, fitted on agent runs). */
-  readPolicy?: ReadRule[];
+  readPolicy?: ReadGate[];
 }
 
 export interface Pruner {
@@ -138,15 +138,19 @@ interface SegmentAnalysis {
   info: { lineComment: string | null; placeholder: string | null; braces: boolean };
 }
 
-export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readPolicy?: ReadRule[] } = {}): Promise<PruneResult> {
+export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readPolicy?: ReadGate[] } = {}): Promise<PruneResult> {
   validate(req);
   const { result, doc } = await pruneStages(scorer, req, opts.readPolicy ?? READ_POLICY);
-  // Session memory remembers what this result shows (kept lines, at their file line numbers).
-  if (req.session && doc) req.session.recordShown(doc, result.keepMask);
+  // Session memory remembers what this result shows (kept lines, at their file line numbers),
+  // and counts the read (the read policy weighs how often and how late a path is read).
+  if (req.session) {
+    if (doc) req.session.recordShown(doc, result.keepMask);
+    req.session.noteRead(req.path);
+  }
   return result;
 }
 
-async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRule[]): Promise<{ result: PruneResult; doc: Document | null }> {
+async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGate[]): Promise<{ result: PruneResult; doc: Document | null }> {
   const t0 = performance.now();
   const warnings: string[] = [];
   const code = req.code;
@@ -261,7 +265,14 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadRu
   const infos: SegmentRenderInfo[] = [];
   // The read policy (default threshold mode only): how hard to prune this read, or not at all.
   const defaultMode = !budgetMode && !keepAll && req.threshold === undefined && req.relativeThreshold === undefined;
-  const decision: ReadDecision | null = defaultMode ? decideRead({ kind: readKindOf(doc, req.window), chars: code.length, docScore, hasTask: task !== '' }, readPolicy) : null;
+  const facts = {
+    kind: readKindOf(doc, req.window),
+    chars: code.length,
+    hasTask: task !== '',
+    priorReads: req.session?.readsOf(req.path) ?? 0,
+    readIndex: req.session?.readCount ?? 0,
+  };
+  const decision: ReadDecision | null = defaultMode ? decideRead(facts, readPolicy) : null;
   if (decision && decision.tauScale === null) {
     if (!doc.seen) return done({ ...whole(doc, tokensIn, undefined, round(docScore)), scorer: scorer.name, policy: decision.label });
     keepAll = {};

@@ -16,8 +16,9 @@ import { SessionMemory } from '../core/session/memory.js';
 const QUESTION_HELP =
   'Goal hint: what you need from this output, as one complete question about the logic, e.g. ' +
   '"How does the session pick a proxy for https URLs, and where are the proxy environment variables read?" ' +
-  'Name behaviour and concepts, not file names or line numbers. Only lines that serve the question are kept; ' +
-  'the rest is folded into markers like "# ... 37 lines omitted (120-156)". ' +
+  'Name behaviour and concepts, not file names or line numbers. Lines that do not serve the question are folded ' +
+  'into markers like "# ... 37 lines omitted (120-156)"; how hard depends on the read (a session\'s first reads and ' +
+  'files you keep coming back to are pruned lightly or not at all, as they are the likeliest to hold what you need). ' +
   'Leave it empty to get the output unpruned: do so for small files or when you need every line (before editing).';
 
 export const READ_FILE_DESCRIPTION =

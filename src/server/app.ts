@@ -142,7 +142,9 @@ export function createApp(options: AppOptions): Hono {
     const body = parse(swePrunerRequestSchema, await readJson(c));
     // SWE-Pruner's threshold is on its own score scale (its clients send 0.5 and the like): map it
     // onto skim's calibrated one, where 0.5 means skim's default operating point.
-    const relativeThreshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : undefined;
+    // Without one, SWE-Pruner's own default (0.5) applies: a SWE-Pruner client asks for its
+    // threshold, not for skim's read policy (which needs the run's session to judge a read).
+    const relativeThreshold = body.threshold !== undefined && body.threshold >= 0 && body.threshold <= 1 ? body.threshold : 0.5;
     // SWE-Pruner keeps the first fragment (the head of the file: module docstring/imports start) when asked.
     const pinLines = body.always_keep_first_frags ? [1] : undefined;
     const result = await runPrune({ code: body.code, query: body.query, relativeThreshold, explain: true, pinLines });

@@ -58,41 +58,42 @@ describe('skim mcp over stdio', () => {
     expect(hint).toMatch(/empty/);
   });
 
-  it('prunes to the question, keeping original numbers and marking omitted ranges', async () => {
-    const r = await client.callTool({
-      name: 'read_file',
-      arguments: {
-        path: 'pkg/session.py',
-        context_focus_question: 'How does the session decide which proxy to use for a URL, and when is the proxy bypassed?',
-      },
-    });
-    expect((r as TextResult).isError).toBeFalsy();
-    const out = text(r);
-    const numbered = out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
-    expect(numbered.length).toBeLessThan(fx.longLines);
-    expect(out).toMatch(/lines omitted \(\d+-\d+\)/);
-    expect(out).toMatch(/^\s+\d+\t {4}def select_proxy\(self, url: str\)/m);
-    expect(out).toMatch(/\[skim: kept \d+ of \d+ lines/);
-    // Every kept line is the original line with its original number.
-    const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
-    for (const l of numbered) {
-      const [n, line] = l.split(/\t(.*)/s);
-      expect(original[Number(n) - 1]).toBe(line);
-    }
+  const question = 'How does the session decide which proxy to use for a URL, and when is the proxy bypassed?';
+
+  it("leaves a run's first read whole (the read policy: first reads are the likeliest to hold what the fix needs)", async () => {
+    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: question } }));
+    expect(out.trimEnd().split('\n')).toHaveLength(fx.longLines);
   });
 
-  it('a later read of the same file shows what the first did not, and folds the rest into "unchanged" markers', async () => {
-    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py' } }));
-    expect(out).toMatch(/# \.\.\. \d+ lines? unchanged since an earlier read \(\d+-\d+\)/);
+  it('folds a second read of the unchanged file into one "unchanged since an earlier read" marker', async () => {
+    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: question } }));
+    expect(out).toContain(`# ... ${fx.longLines} lines unchanged since an earlier read (1-${fx.longLines})`);
     expect(out).toMatch(/\[skim: \d+ lines you were already shown in this session/);
-    const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
-    const numbered = out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
-    expect(numbered.length).toBeGreaterThan(0);
-    for (const l of numbered) {
-      const [n, line] = l.split(/\t(.*)/s);
-      expect(original[Number(n) - 1]).toBe(line);
-    }
   });
+
+  it('a few reads into a run (a new connection), prunes to the question, keeping original numbers and marking omitted ranges', async () => {
+    const second = new Client({ name: 'skim-e2e-2', version: '0.0.0' });
+    await second.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', fx.root], cwd: REPO, stderr: 'ignore' }));
+    try {
+      for (let k = 0; k < 4; k++) await second.callTool({ name: 'grep', arguments: { pattern: 'retry', path: 'pkg' } });
+      const r = await second.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: question } });
+      expect((r as TextResult).isError).toBeFalsy();
+      const out = text(r);
+      const numbered = out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
+      expect(numbered.length).toBeLessThan(fx.longLines);
+      expect(out).toMatch(/lines omitted \(\d+-\d+\)/);
+      expect(out).toMatch(/^\s+\d+\t {4}def select_proxy\(self, url: str\)/m);
+      expect(out).toMatch(/\[skim: kept \d+ of \d+ lines/);
+      // Every kept line is the original line with its original number.
+      const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
+      for (const l of numbered) {
+        const [n, line] = l.split(/\t(.*)/s);
+        expect(original[Number(n) - 1]).toBe(line);
+      }
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
 
   it('reads a file numbered like cat -n, whole without a question', async () => {
     const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/small.py' } }));

@@ -42,12 +42,13 @@ describe('POST /prune (SWE-Pruner wire format)', () => {
     expect(body.model_input_token_cnt).toBeGreaterThan(body.origin_token_cnt);
   });
 
-  it('maps a SWE-Pruner threshold in [0,1] onto the calibrated scale and drops one outside it', async () => {
+  it('maps a SWE-Pruner threshold in [0,1] onto the calibrated scale; one outside it, or none, is SWE-Pruner\'s default 0.5', async () => {
     const runner = fakeRunner();
     const a = app({ runner });
     await post(a, '/prune', { query: 'q', code: CODE, threshold: 0.3 });
     await post(a, '/prune', { query: 'q', code: CODE, threshold: 7 });
-    expect(runner.calls.map((c) => [c.threshold, c.relativeThreshold])).toEqual([[undefined, 0.3], [undefined, undefined]]);
+    await post(a, '/prune', { query: 'q', code: CODE });
+    expect(runner.calls.map((c) => [c.threshold, c.relativeThreshold])).toEqual([[undefined, 0.3], [undefined, 0.5], [undefined, 0.5]]);
   });
 
   it('rejects a request without code with a JSON 400', async () => {

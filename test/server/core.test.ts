@@ -70,14 +70,13 @@ describe('routes with the real core', () => {
     expect(new Set(scores).size).toBeGreaterThan(20);
   });
 
-  it('POST /prune: input that comes back whole has every line in kept_frags (binary, small, left whole by the read policy)', async () => {
+  it('POST /prune: input that comes back whole has every line in kept_frags (binary, small, no question)', async () => {
     const binary = 'ELF\u0000\u0001\u0002\nsection .text\u0000\nmain:\n';
     const small = 'import os\n\ndef get_proxy(url):\n    return os.environ.get("HTTPS_PROXY")\n';
     const cases: [string, string, string][] = [
       ['binary', binary, 'What does main do?'],
       ['small', small, 'Which proxy is used?'],
-      // 120 lines, 900 tokens, but under 2,500 characters: the read policy leaves such a file whole
-      ['policy', Array.from({ length: 60 }, (_, i) => `def f${i}(x):\n    return x * ${i} + ${(i * 7) % 13}\n`).join(''), 'What does f42 return?'],
+      ['no question', Array.from({ length: 60 }, (_, i) => `def f${i}(x):\n    return x * ${i} + ${(i * 7) % 13}\n`).join(''), ''],
     ];
     for (const [what, code, query] of cases) {
       const body = await (await post(app, '/prune', { query, code })).json();
@@ -164,7 +163,7 @@ describe('worker-thread pool', () => {
     const res = await (await post(a, '/v1/prune', { code: huge, query: QUESTION })).json();
     expect(res.error).toMatch(/time limit of 30 ms/);
     expect(res.text).toBe(huge);
-    const ok = await pool.prune({ code: SESSION, query: QUESTION });
+    const ok = await pool.prune({ code: SESSION, query: QUESTION, relativeThreshold: 0.5 });
     expect(ok.omitted.length).toBeGreaterThan(0);
   });
 });

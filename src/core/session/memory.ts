@@ -10,9 +10,13 @@
  */
 import type { Document } from '../types.js';
 
-/** A serializable snapshot: path -> [line number, text] pairs, files in least-recently-read order. */
+/**
+ * A serializable snapshot: per file, its shown [line number, text] pairs and how often the session
+ * read it, files in least-recently-read order; and how many reads the session made.
+ */
 export interface SessionSnapshot {
-  files: [string, [number, string][]][];
+  files: [path: string, lines: [number, string][], reads?: number][];
+  reads?: number;
 }
 
 export interface SessionLimits {
@@ -31,21 +35,31 @@ export function normalizeSessionPath(path: string): string {
   return p;
 }
 
+/** What the session knows of one file. */
+interface FileMemory {
+  /** line number -> the text shown there */
+  lines: Map<number, string>;
+  /** reads of this path so far */
+  reads: number;
+}
+
 export class SessionMemory {
-  /** path -> line number -> text; Map order is recency order (oldest first). */
-  private readonly files = new Map<string, Map<number, string>>();
+  /** path -> what was shown of it; Map order is recency order (oldest first). */
+  private readonly files = new Map<string, FileMemory>();
   private chars = 0;
+  /** Reads (prune calls) the session has made. */
+  private reads = 0;
 
   constructor(readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS) {}
 
   static fromSnapshot(snapshot: SessionSnapshot | undefined, limits?: SessionLimits): SessionMemory {
     const m = new SessionMemory(limits);
-    for (const [path, lines] of snapshot?.files ?? []) m.recordLines(path, lines);
+    if (snapshot) m.merge(snapshot);
     return m;
   }
 
   snapshot(): SessionSnapshot {
-    return { files: [...this.files].map(([path, lines]) => [path, [...lines]]) };
+    return { files: [...this.files].map(([path, f]) => [path, [...f.lines], f.reads]), reads: this.reads };
   }
 
   /**
@@ -55,22 +69,42 @@ export class SessionMemory {
   snapshotFor(code: string, path?: string): SessionSnapshot {
     const files: SessionSnapshot['files'] = [];
     const wanted = path === undefined ? undefined : normalizeSessionPath(path);
-    for (const [p, lines] of this.files) if (p === wanted || code.includes(p)) files.push([p, [...lines]]);
-    return { files };
+    for (const [p, f] of this.files) if (p === wanted || code.includes(p)) files.push([p, [...f.lines], f.reads]);
+    return { files, reads: this.reads };
   }
 
   /** Take in what another copy of (part of) this memory recorded. */
   merge(snapshot: SessionSnapshot): void {
-    for (const [path, lines] of snapshot.files) this.recordLines(path, lines);
+    for (const [path, lines, reads] of snapshot.files) {
+      const file = this.recordLines(path, lines);
+      file.reads = Math.max(file.reads, reads ?? 0);
+    }
+    this.reads = Math.max(this.reads, snapshot.reads ?? 0);
   }
 
   get size(): { files: number; chars: number } {
     return { files: this.files.size, chars: this.chars };
   }
 
+  /** Reads the session made so far. */
+  get readCount(): number {
+    return this.reads;
+  }
+
+  /** Reads of this path so far. */
+  readsOf(path: string | undefined): number {
+    return path === undefined ? 0 : (this.files.get(normalizeSessionPath(path))?.reads ?? 0);
+  }
+
+  /** Count one read (of `path`, when the read is of one file). */
+  noteRead(path: string | undefined): void {
+    this.reads++;
+    if (path !== undefined) this.recordLines(path, []).reads++;
+  }
+
   /** Was this exact text shown at this line of this file earlier in the session? */
   hasSeen(path: string, lineNo: number, text: string): boolean {
-    return this.files.get(normalizeSessionPath(path))?.get(lineNo) === text;
+    return this.files.get(normalizeSessionPath(path))?.lines.get(lineNo) === text;
   }
 
   /**
@@ -82,7 +116,7 @@ export class SessionMemory {
     const seen = new Uint8Array(doc.lines.length);
     for (const seg of doc.segments) {
       if (!seg.path || !seg.contiguous) continue;
-      const lines = this.files.get(normalizeSessionPath(seg.path));
+      const lines = this.files.get(normalizeSessionPath(seg.path))?.lines;
       if (!lines) continue;
       for (const i of seg.lines) {
         const l = doc.lines[i];
@@ -105,27 +139,30 @@ export class SessionMemory {
     }
   }
 
-  recordLines(path: string, lines: [number, string][]): void {
+  /** Remember these lines of a file (the file becomes the most recently read); returns its entry. */
+  recordLines(path: string, lines: [number, string][]): FileMemory {
     const key = normalizeSessionPath(path);
     let file = this.files.get(key);
     if (file) this.files.delete(key); // re-insert: most recent last
-    else file = new Map();
+    else file = { lines: new Map(), reads: 0 };
     this.files.set(key, file);
     for (const [no, text] of lines) {
-      const old = file.get(no);
+      const old = file.lines.get(no);
       if (old !== undefined) this.chars -= old.length;
-      file.set(no, text);
+      file.lines.set(no, text);
       this.chars += text.length;
     }
-    this.evict();
+    this.evict(key);
+    return file;
   }
 
-  private evict(): void {
-    for (const [path, lines] of this.files) {
+  /** Oldest files out until within the limits; the file just recorded stays while it fits alone. */
+  private evict(keep: string): void {
+    for (const [path, file] of this.files) {
       if (this.files.size <= this.limits.maxFiles && this.chars <= this.limits.maxChars) return;
-      if (this.files.size === 1 && this.chars <= this.limits.maxChars) return;
+      if (path === keep && this.chars <= this.limits.maxChars) continue;
       this.files.delete(path);
-      for (const t of lines.values()) this.chars -= t.length;
+      for (const t of file.lines.values()) this.chars -= t.length;
     }
   }
 }
