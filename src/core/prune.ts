@@ -4,9 +4,9 @@
  * Problems in the content (binary input, a scorer failure, an oversized file) become warnings on
  * the result and the original text is returned (fail open); misuse of the API throws SkimError.
  */
-import { ingest } from './ingest/ingest.js';
+import { ingest, splitLines } from './ingest/ingest.js';
 import { computePlaceholders } from './repair/placeholders.js';
-import { type KeepReason, repairClosure } from './repair/repair.js';
+import { dropOrphans, type KeepReason, repairClosure } from './repair/repair.js';
 import { syntaxErrorRows } from './repair/validate.js';
 import { estimateTokens, fileRanges, joinPieces, layout, markerText, maskRanges, omittedRuns, type RenderPiece, type SegmentRenderInfo, segmentPositions } from './render/render.js';
 import { createHeuristicScorer, HEURISTIC_THRESHOLD } from './score/heuristic.js';
@@ -14,7 +14,7 @@ import { fillCheapGaps, type GapCosts } from './select/gaps.js';
 import { openedPriorities, priorityOrder, segmentThresholds, selectByBudget, selectByThreshold } from './select/select.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar, languageInfo, normalizeLanguage } from './syntax/index.js';
 import { countLineTokens, countTokens } from './tokens/count.js';
-import type { Document, LineExplain, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
+import type { Document, LineExplain, LineScores, PruneRequest, PruneResult, Scorer, SyntaxIndex } from './types.js';
 import { SkimError } from './errors.js';
 import { decideRead, READ_POLICY, readKindOf, type ReadDecision, type ReadGate } from './policy/readPolicy.js';
 
@@ -70,21 +70,35 @@ export function prune(req: PruneRequest): Promise<PruneResult> {
   return defaultPruner.prune(req);
 }
 
+type LoadedScorer = { scorer: Scorer | null; problem?: string; missing?: boolean };
+
 async function resolveScorer(opts: PrunerOptions): Promise<Scorer> {
   const s = opts.scorer ?? 'learned';
   if (typeof s === 'object') return s;
   if (s === 'heuristic') return createHeuristicScorer();
+  let problem: string;
   try {
     // The model module is optional at runtime: a build without weights still prunes.
-    const model: { loadDefaultScorer?: (dir?: string) => Scorer | null; createLearnedScorer?: (dir?: string) => Scorer | null } =
-      await import('./model/index.js');
-    const learned = opts.modelDir ? model.createLearnedScorer?.(opts.modelDir) : model.loadDefaultScorer?.();
-    if (learned) return learned;
-    if (opts.modelDir) throw new SkimError(`no model weights found in ${opts.modelDir}`, 'EUSAGE');
+    const model: { loadDefault?: () => LoadedScorer; loadLearnedScorer?: (dir?: string) => LoadedScorer } = await import('./model/index.js');
+    const loaded = (opts.modelDir ? model.loadLearnedScorer?.(opts.modelDir) : model.loadDefault?.()) ?? { scorer: null, problem: 'the model module has no loader' };
+    if (loaded.scorer) return loaded.scorer;
+    // a directory the caller named that holds no model at all is a usage error; a corrupt one is not
+    if (opts.modelDir && loaded.missing) throw new SkimError(`no model weights found in ${opts.modelDir}`, 'EUSAGE');
+    problem = loaded.problem ?? 'unknown problem';
   } catch (err) {
     if (err instanceof SkimError) throw err;
+    problem = `the model module failed to load (${(err as Error).message})`;
   }
-  return createHeuristicScorer();
+  // Fall back visibly: every result says the learned model was not used, and why.
+  const heuristic = createHeuristicScorer();
+  return { name: heuristic.name, warnings: [`learned model not used: ${problem}; heuristic scorer used instead`], score: (input) => heuristic.score(input) };
+}
+
+/** Scores that can decide something: every keep probability and the document score are finite. */
+function finiteScores(s: LineScores): boolean {
+  if (!Number.isFinite(s.docScore)) return false;
+  for (let i = 0; i < s.keep.length; i++) if (!Number.isFinite(s.keep[i])) return false;
+  return true;
 }
 
 function validate(req: PruneRequest): void {
@@ -152,7 +166,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
 
 async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGate[]): Promise<{ result: PruneResult; doc: Document | null }> {
   const t0 = performance.now();
-  const warnings: string[] = [];
+  const warnings: string[] = [...(scorer.warnings ?? [])];
   const code = req.code;
   const language = req.language ? normalizeLanguage(req.language) : undefined;
   let query = (req.query ?? '').trim();
@@ -163,7 +177,8 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
 
   const whole = (doc: Document | null, tokensIn: number, why?: string, score = 1): PruneResult => {
     if (why) warnings.push(why);
-    const n = doc ? doc.lines.length : 0;
+    // `kept` covers every returned line, also when the input was never ingested (binary input)
+    const n = doc ? doc.lines.length : splitLines(code).lines.length;
     return {
       text: code,
       kept: n ? [[1, n]] : [],
@@ -211,6 +226,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
   if (huge) warnings.push('input too large for a full parse: indentation/bracket fallback used');
   let docScore = 0;
   let docWeight = 0;
+  let nonFinite = false;
   for (const seg of doc.segments) {
     const texts = seg.lines.map((i) => doc.lines[i].text);
     const lang = huge ? 'text' : seg.language;
@@ -224,14 +240,20 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     }
     const info = languageInfo(seg.language);
     analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder, braces: info.blockEnd === 'braces' } });
-    const scoreFor = (q: string) => {
+    const scoreFor = (q: string): LineScores => {
       if (keepAll) return { keep: new Float64Array(texts.length), docScore: 0 };
+      const input = { query: q, lines: texts, syntax, language: seg.language, path: seg.path };
       try {
-        return scorer.score({ query: q, lines: texts, syntax, language: seg.language, path: seg.path });
+        const s = scorer.score(input);
+        if (finiteScores(s)) return s;
+        // NaN never decides anything: threshold mode returns the input whole below, a budget
+        // (which must hold) ranks by the heuristic scores instead
+        if (!nonFinite) warnings.push(`scorer ${scorer.name} produced non-finite scores (NaN or infinite)${budgetMode ? '; heuristic used' : ': returned unchanged'}`);
+        nonFinite = true;
       } catch (err) {
         warnings.push(`scorer ${scorer.name} failed (${(err as Error).message}); heuristic used`);
-        return createHeuristicScorer().score({ query: q, lines: texts, syntax, language: seg.language, path: seg.path });
       }
+      return createHeuristicScorer().score(input);
     };
     const scores = scoreFor(query);
     // A line that serves the run's task is worth keeping even when this read's goal is narrower.
@@ -250,6 +272,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     docWeight += seg.lines.length;
   }
   docScore = docWeight ? docScore / docWeight : 0;
+  if (nonFinite && !budgetMode) return done(whole(doc, tokensIn, undefined, 1));
   // Multi-file input (grep over many files, ==> headers): a file far below the best one collapses
   // to its marker, which names it, its line range and (for grep) its match count.
   const segScores = doc.segments.map((seg) => seg.lines.reduce((m, i) => Math.max(m, probs[i]), 0));
@@ -394,9 +417,12 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     }
   } else {
     const base = scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
+    // a threshold that is not a probability would decide everything (NaN, 5) or nothing: fail open
+    if (!(base > 0 && base <= 1) && req.threshold === undefined)
+      return done(whole(doc, tokensIn, `scorer ${scorer.name} has no usable threshold (${base}): returned unchanged`, round(docScore)));
     const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : Math.min(1, base * (decision?.tauScale ?? 1)));
     // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
-    const floor = req.threshold === undefined ? (scorer.relativeFloor ?? 0) : 0;
+    const floor = req.threshold === undefined && Number.isFinite(scorer.relativeFloor) ? (scorer.relativeFloor ?? 0) : 0;
     thresholdInfo = { threshold: tau, calibratedThreshold: base };
     seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
     for (let i = 0; i < n; i++) if (!unseen(i) && probs[i] <= 1) seeds[i] = 0;
@@ -451,7 +477,7 @@ async function pruneStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGa
     text,
     kept: maskRanges(chosen.mask, 1),
     // One range per marker: runs split where the file changes (grep/multi input).
-    omitted: omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
+    omitted: chosen.wholeMarker ? [[1, n]] : omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
     ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask) }),
     score: round(docScore),
     tokensIn,
@@ -475,6 +501,8 @@ interface Materialized {
   mask: Uint8Array;
   reasons: (KeepReason | undefined)[];
   pieces: RenderPiece[];
+  /** One marker stands for the whole input (across files): `omitted` is then that one range. */
+  wholeMarker?: boolean;
   cost: number;
 }
 
@@ -521,8 +549,16 @@ function materializeSelection(
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
     }
+    let anyBanned = false;
     seg.lines.forEach((idx, k) => {
-      if (banned?.[idx]) local[k] = 0;
+      if (banned?.[idx] && local[k]) {
+        local[k] = 0;
+        anyBanned = true;
+      }
+    });
+    // What a banned line headed goes with it: never a body under the wrong block or clause.
+    if (repairHere && anyBanned) dropOrphans(local, a.syntax);
+    seg.lines.forEach((idx, k) => {
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
@@ -662,21 +698,38 @@ function dropsAny(before: Uint8Array, after: Uint8Array): boolean {
   return false;
 }
 
-/** Nothing fits: one marker for the whole input if even that fits, else nothing (with a warning). */
+/**
+ * Nothing fits: every file becomes its marker(s), named like any other marker (file line numbers,
+ * grep paths), when those fit; else one marker for the whole input. When not even that fits, the
+ * output is still that one marker, over the budget: an empty output would lose the lines silently.
+ */
 function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: number, warnings: string[], measure: Measure): Materialized {
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
   const reasons: (KeepReason | undefined)[] = new Array(n);
-  const comment = analyses[0]?.info.lineComment;
+  // layout lines (grep `--`, `==> a <==` headers) stay, as in any other output
+  for (let i = 0; i < n; i++) if (doc.lines[i].segment === -1) mask[i] = 1;
+  const infos: SegmentRenderInfo[] = analyses.map((a) => ({ lineComment: a.info.lineComment, placeholders: new Map() }));
+  const unit = measure === CHARS ? 'characters' : 'tokens';
+  const tooSmall = (cost: number) =>
+    `budget of ${budget} ${unit} is too small even for a marker: the output is one marker (${cost} ${unit}), over the budget`;
+  const perFile = layout(doc, mask, infos);
+  const perFileCost = measure.exact(joinPieces(perFile));
+  if (perFile.length === 1 || perFileCost <= budget) {
+    if (perFileCost > budget) warnings.push(tooSmall(perFileCost));
+    else warnings.push(`budget too small for any line: ${perFile.length === 1 ? 'whole input collapsed to one marker' : 'every file collapsed to its marker'}`);
+    return { mask, reasons, pieces: perFile, cost: measure.estimate(perFile) };
+  }
+  mask.fill(0);
+  // one marker across files is not in any one file's language (nor are grep markers comments)
+  const comment = doc.shape === 'grep' || doc.segments.length > 1 ? null : analyses[0]?.info.lineComment;
   const noun = n === 1 ? 'line' : 'lines';
   const line = comment ? `${comment} ... ${n} ${noun} omitted (1-${n})` : `... ${n} ${noun} omitted (1-${n})`;
   const eol = doc.finalNewline ? doc.eol : '';
-  if (measure.exact(line + eol) <= budget) {
-    warnings.push('budget too small for any line: whole input collapsed to one marker');
-    return { mask, reasons, pieces: [{ line, eol, source: -1, segment: -1, code: line }], cost: 0 };
-  }
-  warnings.push(`budget of ${budget} tokens is too small even for a marker: output is empty`);
-  return { mask, reasons, pieces: [], cost: 0 };
+  const pieces: RenderPiece[] = [{ line, eol, source: -1, segment: -1, code: line, run: { start: 0, end: n - 1 } }];
+  const cost = measure.exact(line + eol);
+  warnings.push(cost <= budget ? 'budget too small for any line: whole input collapsed to one marker' : tooSmall(cost));
+  return { mask, reasons, pieces, cost: measure.estimate(pieces), wholeMarker: true };
 }
 
 /** A threshold on the relative scale (0.5 = the calibrated τ) as a keep probability. */

@@ -126,6 +126,11 @@ export interface SyntaxIndex {
   definitions: Map<string, number[]>;
   /** bound name -> import line that binds it. */
   imports: Map<string, number>;
+  /**
+   * Per line: the first line of the item an attribute/decorator/annotation/doc comment line belongs
+   * to, or -1 (syntax/attachments.ts). Absent: no such links.
+   */
+  attachedTo?: Int32Array;
 }
 
 // ---------------------------------------------------------------------------
@@ -160,6 +165,8 @@ export interface Scorer {
    * the best line of their file: a file about the question keeps its relevant part, not all of it.
    */
   readonly relativeFloor?: number;
+  /** Problems with the scorer itself (the corrupt model it stands in for), repeated on every result. */
+  readonly warnings?: readonly string[];
   score(input: ScoreInput): LineScores;
 }
 

@@ -34,9 +34,12 @@ export async function readTextFileExact(file: string): Promise<{ text: string; e
   return isValidUtf8(buf) ? { text: decodeText(buf), encoding: 'utf8' } : { text: Buffer.from(buf).toString('latin1'), encoding: 'latin1' };
 }
 
-/** UTF-8 decode; invalid sequences become U+FFFD (callers that must keep bytes check isValidUtf8). */
+/**
+ * UTF-8 decode; invalid sequences become U+FFFD (callers that must keep bytes check isValidUtf8).
+ * A byte order mark stays in the text: output that keeps line 1 keeps its bytes, like `cat`.
+ */
 export function decodeText(buf: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: false }).decode(buf);
+  return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(buf);
 }
 
 export function isValidUtf8(buf: Uint8Array): boolean {

@@ -12,6 +12,7 @@ import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { SessionMemory } from '../../core/session/memory.js';
 import { type SessionFlags, taskOf, withSession } from '../session.js';
+import { countTokens } from '../../core/tokens/count.js';
 import { decodeText, isValidUtf8 } from '../../tools/fileTools.js';
 import { action, parseRatio, parseThreshold, parseTokens, prunerFor, readInput, warn, writeOut } from '../io.js';
 
@@ -119,8 +120,9 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
 
 function wholeResult(code: string, warning: string): PruneResult {
   const n = code === '' ? 0 : code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
+  const tokens = countTokens(code);
   return {
-    text: code, kept: n ? [[1, n]] : [], omitted: [], score: 1, tokensIn: 0, tokensOut: 0,
+    text: code, kept: n ? [[1, n]] : [], omitted: [], score: 1, tokensIn: tokens, tokensOut: tokens,
     language: 'text', ms: 0, shape: 'raw', warnings: [warning], keepMask: new Uint8Array(n).fill(1),
   };
 }

@@ -94,6 +94,17 @@ const GREP_CONTEXT_RE = /^(.*?)-(\d+)-/;
 const GREP_NOPATH_MATCH_RE = /^(\d+):/;
 const GREP_NOPATH_CONTEXT_RE = /^(\d+)-/;
 
+/**
+ * A path before `:12:` may contain colons only where paths do: a drive (`C:/src/a.py`,
+ * `C:\src\a.py`), or between path characters of a name with a slash (`src/a:b.py`). Code such as
+ * `case 1:2:` or `key: 12:` is not a path.
+ */
+function colonsInPathOk(path: string): boolean {
+  if (!path.includes(':')) return true;
+  const rest = path.replace(/^[A-Za-z]:(?=[\\/])/, '');
+  return !rest.includes(':') || (/[\\/]/.test(rest) && /^[^\s:]+(:[^\s:]+)*$/.test(rest));
+}
+
 /** Parse one grep/rg line; `knownPath` disambiguates context lines of paths that contain "-". */
 function parseGrepLine(text: string, knownPath: string | undefined): GrepLine | null {
   if (knownPath !== undefined && knownPath !== '') {
@@ -110,7 +121,7 @@ function parseGrepLine(text: string, knownPath: string | undefined): GrepLine | 
     }
   }
   let m = GREP_MATCH_RE.exec(text);
-  if (m && m[1] !== '' && !/\s$/.test(m[1]) && !m[1].includes(':') && !/^\s/.test(m[1])) {
+  if (m && m[1] !== '' && !/\s$/.test(m[1]) && colonsInPathOk(m[1]) && !/^\s/.test(m[1])) {
     return { path: m[1], lineNo: Number(m[2]), isMatch: true, prefix: m[0], text: text.slice(m[0].length) };
   }
   m = GREP_CONTEXT_RE.exec(text);

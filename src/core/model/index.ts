@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { contextFeatures, withContext } from '../features/contextFeatures.js';
 import { analyzeQuery, lineFeatures, NUM_FEATURES, type QueryInfo } from '../features/lineFeatures.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
-import { type LoadedModel, loadModel, modelExists } from './io.js';
+import { type LoadedModel, loadModel } from './io.js';
 import { type LiftParams, liftNeighbours } from './lift.js';
 
 export interface LearnedScorer extends Scorer {
@@ -69,14 +69,23 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned', opts: Sco
   };
 }
 
-/** Load the scorer from a model directory; null when the weights are missing or unreadable. */
+/** Load the scorer from a model directory; null when the weights are missing, unreadable or invalid. */
 export function createLearnedScorer(modelDir?: string, opts: ScorerOptions = {}): LearnedScorer | null {
+  return loadLearnedScorer(modelDir, opts).scorer;
+}
+
+/**
+ * Load the scorer from a model directory (default: the shipped one). `problem` says why there is no
+ * scorer: weights missing, or present but unusable (truncated or binary files, NaN weights, a
+ * threshold outside (0, 1], a different feature set). Callers fall back on it visibly.
+ */
+export function loadLearnedScorer(modelDir?: string, opts: ScorerOptions = {}): { scorer: LearnedScorer | null; problem?: string; missing?: boolean } {
   const dir = modelDir ?? defaultModelDir();
-  if (!dir || !modelExists(dir)) return null;
+  if (!dir || !existsSync(join(dir, 'model.json'))) return { scorer: null, missing: true, problem: `no model weights found${dir ? ` in ${dir}` : ' (models/default is not installed)'}` };
   try {
-    return scorerFromModel(loadModel(dir), 'learned', opts);
-  } catch {
-    return null;
+    return { scorer: scorerFromModel(loadModel(dir), 'learned', opts) };
+  } catch (err) {
+    return { scorer: null, problem: (err as Error).message };
   }
 }
 
@@ -92,10 +101,15 @@ export function defaultModelDir(): string | null {
   return null;
 }
 
-let cached: LearnedScorer | null | undefined;
+let cached: ReturnType<typeof loadLearnedScorer> | undefined;
 
-/** The shipped default model (loaded once), or null when it is not installed. */
+/** The shipped default model (loaded once), or null when it is not installed or unusable. */
 export function loadDefaultScorer(): LearnedScorer | null {
-  if (cached === undefined) cached = createLearnedScorer();
+  return loadDefault().scorer;
+}
+
+/** The shipped default model (loaded once), with the reason when there is none. */
+export function loadDefault(): ReturnType<typeof loadLearnedScorer> {
+  cached ??= loadLearnedScorer();
   return cached;
 }

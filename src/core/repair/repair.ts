@@ -2,8 +2,9 @@
  * Repair (design 2.5): after selection, add back what kept lines cannot be read without:
  * enclosing scope headers and their decorators, the first (and closing) line of a multi-line
  * statement, lines that close brackets/blocks opened on kept lines, paired clauses
- * (try/except/finally, if/elif/else), and the import or definition header of names a
- * score-kept line uses. Works on one segment; indexes are segment-local.
+ * (try/except/finally, if/elif/else), the header of every clause a kept line sits in, and the
+ * import or definition header of names a score-kept line uses. Works on one segment; indexes are
+ * segment-local. dropOrphans is the same rule run the other way, for headers that had to go.
  */
 import type { SyntaxIndex } from '../types.js';
 
@@ -86,6 +87,12 @@ export function repairClosure(
       if (!s) continue;
       addHeader(s);
     }
+    // ...and the header of every clause around it: an `else:` body shown without its `else:` would
+    // read as the `if` body (dropOrphans is the other half of this rule, for lines that cannot stay).
+    for (const c of clauseHeaders(syntax, i)) add(c, 'header');
+    // An attribute, decorator or doc comment documents nothing without its item.
+    const item = syntax.attachedTo?.[i] ?? -1;
+    if (item > i) add(item, 'header');
     // A scope that starts on this line: its multi-line header (up to an Allman-style `{` line) and decorators come along.
     for (const s of scopesStartingAt(syntax, i)) addHeader(s);
     // Brackets this line closes need the lines that opened them.
@@ -145,6 +152,97 @@ export function repairClosure(
     }
   }
   return added;
+}
+
+/**
+ * The lines a kept line cannot be shown without, outermost first: the first line of every
+ * enclosing scope and the header of every clause (else/elif/except/finally/catch/case/default/
+ * match arm/rescue...) that contains it. Without them the line would read as part of another block.
+ */
+export function requiredHeaders(syntax: SyntaxIndex, i: number): number[] {
+  const ls = syntax.lines[i];
+  if (!ls) return [];
+  const out: number[] = [];
+  for (const k of ls.scopes) {
+    const s = syntax.scopes[k];
+    if (s && s.start !== i) out.push(s.start);
+  }
+  out.push(...clauseHeaders(syntax, i));
+  return out;
+}
+
+/**
+ * Drop kept lines whose required headers are not kept (a header the budget or the syntax fix
+ * banned), so that no line is ever shown under the wrong block or clause; then attributes,
+ * decorators and doc comments whose item went. Returns the number of lines dropped.
+ */
+export function dropOrphans(mask: Uint8Array, syntax: SyntaxIndex): number {
+  let dropped = 0;
+  // headers come before the lines that need them: one forward pass sees every cascade
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || syntax.lines[i]?.kind === 'blank') continue;
+    if (requiredHeaders(syntax, i).some((h) => !mask[h])) {
+      mask[i] = 0;
+      dropped++;
+    }
+  }
+  // items come after their attachments, and their fate is settled above
+  const items = syntax.attachedTo;
+  if (items) {
+    for (let i = 0; i < mask.length; i++) {
+      if (mask[i] && items[i] > i && !mask[items[i]]) {
+        mask[i] = 0;
+        dropped++;
+      }
+    }
+  }
+  return dropped;
+}
+
+let clauseCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
+
+/**
+ * Scope index -> its clause lines in order (`elif`/`else`/`except`/`case`... rows that pair with
+ * the scope's first line and sit directly in it). A clause runs from its line to the next one or
+ * to the end of the scope.
+ */
+function clauseTable(syntax: SyntaxIndex): Map<number, number[]> {
+  let m = clauseCache.get(syntax);
+  if (!m) {
+    m = new Map();
+    syntax.lines.forEach((ls, c) => {
+      if (ls.pairs.length === 0 || ls.scopes.length === 0) return;
+      const k = ls.scopes[ls.scopes.length - 1];
+      const s = syntax.scopes[k];
+      if (!s || c <= s.start || !ls.pairs.includes(s.start)) return;
+      const list = m!.get(k);
+      if (list) list.push(c);
+      else m!.set(k, [c]);
+    });
+    clauseCache.set(syntax, m);
+  }
+  return m;
+}
+
+/** Header lines of the clauses that contain line `i` (one per enclosing scope at most; not `i` itself). */
+function clauseHeaders(syntax: SyntaxIndex, i: number): number[] {
+  const ls = syntax.lines[i];
+  if (!ls || ls.scopes.length === 0) return [];
+  const table = clauseTable(syntax);
+  const out: number[] = [];
+  for (const k of ls.scopes) {
+    const rows = table.get(k);
+    if (!rows || rows[0] > i) continue;
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (rows[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    if (rows[lo] !== i) out.push(rows[lo]);
+  }
+  return out;
 }
 
 let openerCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
@@ -298,4 +396,5 @@ export function resetRepairCaches(): void {
   openerCache = new WeakMap();
   enclosingCache = new WeakMap();
   directiveCache = new WeakMap();
+  clauseCache = new WeakMap();
 }

@@ -3,6 +3,7 @@
  * json, text, logs) and for inputs a grammar cannot take. Linear time; never throws.
  */
 import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
+import { linkAttachments } from './attachments.js';
 import { languageInfo, type LanguageInfo } from './languages.js';
 import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
 
@@ -415,7 +416,8 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
   for (const g of groups.values()) for (const r of g) for (const o of g) if (o !== r && !pairs[r]!.includes(o)) pairs[r]!.push(o);
   for (let row = 0; row < n; row++) if (pairs[row]!.length) out[row]!.pairs = pairs[row]!.sort((a, b) => a - b);
 
-  return { language, hasGrammar: false, parseOk: false, lines: out, scopes, definitions, imports };
+  const attachRows = Uint8Array.from(out, (ls) => (ls.kind === 'decorator' ? 1 : 0));
+  return { language, hasGrammar: false, parseOk: false, lines: out, scopes, definitions, imports, attachedTo: linkAttachments(lines, out, language, attachRows) };
 }
 
 /** Names an import-like line binds: `import a.b.C`, `import a.b.C as D`, `from x import a, b as c`, `import {a} from`. */

@@ -7,6 +7,7 @@ import type { Language, Node, Tree } from 'web-tree-sitter';
 import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
 import type { GrammarSpec, NameAt } from './lang/types.js';
 import { IDENTIFIER_TYPES, namesIn } from './lang/names.js';
+import { linkAttachments } from './attachments.js';
 import { closerTest, detectIndentUnit, identifiersIn, leadingWhitespace, type IdentifierScanOptions } from './lineText.js';
 
 /** Scope kinds that define a name. */
@@ -362,6 +363,17 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     };
   };
 
+  /** Rows that hold nothing but (part of) an attribute/decorator/annotation (a C++ `template <...>` line too). */
+  const attachRow = new Uint8Array(n);
+  const commentPrefixes = scanOptions(language, new Set()).lineComments;
+  const onlyComment = (s: string) => s.trim() === '' || commentPrefixes.some((p) => s.trimStart().startsWith(p));
+  const markAttachment = (sr: number, startCol: number, er: number, end: { row: number; column: number }) => {
+    if (sr >= n || !/^\s*(template\s*)?$/.test(lines[sr]!.slice(0, startCol))) return;
+    const endCol = end.row > er ? Infinity : end.column;
+    if (er < n && !onlyComment(lines[er]!.slice(endCol))) return;
+    for (let r = sr; r <= er && r < n; r++) attachRow[r] = 1;
+  };
+
   const table = typeTable(tree.language, spec);
   const { flags, names, bracket, keywords } = table;
   /** Last row of the cursor's node (trailing newline and blank lines excluded). */
@@ -461,6 +473,7 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
               decoRow[r] = 1;
               (parent.pending ??= []).push(r);
             }
+            markAttachment(sr, cursor.startPosition.column, er, cursor.endPosition);
           }
           // Multi-line nodes are walked whole. Inside one line only a statement's top levels are visited
           // (down to where definitions live, spec.defDepth): nothing else there is structural.
@@ -650,6 +663,7 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
       scopes,
       definitions,
       imports,
+      attachedTo: linkAttachments(lines, out, language, attachRow),
     };
   }
 }
