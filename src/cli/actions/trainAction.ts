@@ -71,7 +71,7 @@ export function registerTrain(program: Command): void {
     .command('train')
     .description('train the learned skimmer (LaMR-style CRF model) and write weights to --out')
     .requiredOption('--data <file>', 'training data (.jsonl or .jsonl.gz: commit samples or teacher cases); repeatable', (v: string, prev: string[] = []) => [...prev, v])
-    .requiredOption('--out <dir>', 'model directory to write (model.json, bridge.json, train-report.json)')
+    .requiredOption('--out <dir>', 'model directory to write (model.json, weights.bin, bridge.bin, bridge.json, train-report.json)')
     .option('--init <dir>', 'start from the weights of this model directory')
     .option('--epochs <n>', 'training epochs', int('--epochs', 1))
     .option('--max-samples <n>', 'cap on filtered commit samples used for training (default 3000)', int('--max-samples', 1))
