@@ -60,11 +60,14 @@ describe('packed bridge table', () => {
     const wrongMagic = bin.slice();
     wrongMagic[0] ^= 0xff;
     expect(() => unpackBridge(wrongMagic)).toThrow(/magic/);
-    // a string id beyond the string table (the first row's key)
+    // a string id beyond the string table (the first row's key), a flipped bit in the pool
     const dv = new DataView(bin.buffer.slice(0));
     const strings = dv.getUint32(8, true);
-    dv.setUint32(4 * 12 + 4 * (strings + 1), strings + 5, true);
-    expect(() => unpackBridge(new Uint8Array(dv.buffer))).toThrow(/out of range/);
+    dv.setUint32(4 * 16 + 4 * (strings + 1), strings + 5, true);
+    expect(() => unpackBridge(new Uint8Array(dv.buffer))).toThrow(/SHA-1 does not match/);
+    const flipped = bin.slice();
+    flipped[flipped.length - 3] ^= 1;
+    expect(() => unpackBridge(flipped)).toThrow(/SHA-1 does not match/);
   });
 
   it('unaligned input is copied, not misread', () => {
