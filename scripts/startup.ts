@@ -3,7 +3,9 @@
  * one-shot commands, each next to `node -e 0` in the same run, reported as ratios to it.
  *
  *   npm run bench:startup                       # builds dist/, then 10 rounds after a warm-up
- *   npx tsx scripts/startup.ts [--runs 10] [--warmup 2] [--json OUT.json]
+ *   npx tsx scripts/startup.ts [--runs 10] [--warmup 2] [--json OUT.json] [--baseline DIR]
+ * --baseline DIR also runs every skim command from another built checkout (e.g. a worktree of the
+ * previous commit, after `npm ci && npm run build` there) in the same rounds: before and after side by side.
  *
  * Measured with hyperfine (`hyperfine -N`, no shell in between). hyperfine 1.15 exports only the
  * mean of user/system time, so each round is one hyperfine call that runs every command once
@@ -21,6 +23,7 @@ const opt = (name: string, dflt: string): string => (args.includes(name) ? args[
 const runs = Number(opt('--runs', '10'));
 const warmup = Number(opt('--warmup', '2'));
 const jsonOut = args.includes('--json') ? opt('--json', '') : undefined;
+const baseline = args.includes('--baseline') ? path.resolve(opt('--baseline', '')) : undefined;
 
 if (!existsSync(path.join(root, 'dist/cli/main.js'))) {
   console.error('dist/ is missing: run `npm run build` first (or `npm run bench:startup`)');
@@ -32,12 +35,20 @@ if (spawnSync('hyperfine', ['--version']).status !== 0) {
 }
 
 const Q = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
+const SKIM = [
+  { name: 'skim --version', args: '--version' },
+  { name: 'skim prune examples/logging.py --query Q', args: `prune examples/logging.py --query "${Q}"` },
+  { name: 'skim cat examples/logging.py --focus Q', args: `cat examples/logging.py --focus "${Q}"` },
+  { name: 'skim grep -C 3 records examples --focus Q', args: `grep -C 3 records examples --focus "${Q}"` },
+];
+if (baseline && !existsSync(path.join(baseline, 'dist/cli/main.js'))) {
+  console.error(`--baseline ${baseline}: no dist/ there (npm ci && npm run build in it first)`);
+  process.exit(2);
+}
 const commands: { name: string; cmd: string }[] = [
   { name: 'node -e 0', cmd: 'node -e 0' },
-  { name: 'skim --version', cmd: 'node bin/skim.js --version' },
-  { name: 'skim prune examples/logging.py --query Q', cmd: `node bin/skim.js prune examples/logging.py --query "${Q}"` },
-  { name: 'skim cat examples/logging.py --focus Q', cmd: `node bin/skim.js cat examples/logging.py --focus "${Q}"` },
-  { name: 'skim grep -C 3 records examples --focus Q', cmd: `node bin/skim.js grep -C 3 records examples --focus "${Q}"` },
+  ...SKIM.map((c) => ({ name: c.name, cmd: `node bin/skim.js ${c.args}` })),
+  ...(baseline ? SKIM.map((c) => ({ name: `baseline: ${c.name}`, cmd: `node ${path.join(baseline, 'bin/skim.js')} ${c.args}` })) : []),
 ];
 
 // No session, task or debug settings from the caller's environment.
@@ -85,7 +96,7 @@ try {
     console.log(`| \`${r.name}\` | ${r.wallMs.toFixed(0)} | ${r.cpuMs.toFixed(0)} | ${(r.wallMs / base.wallMs).toFixed(2)}x | ${(r.cpuMs / base.cpuMs).toFixed(2)}x |`);
   }
   console.log('');
-  console.log(`Q = "${Q}"`);
+  console.log(`Q = "${Q}"${baseline ? `; baseline: ${baseline}` : ''}`);
   if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, rows }, null, 2)}\n`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
