@@ -56,9 +56,13 @@ export function countO200k(text: string): number {
 
 let scratch = new Uint8Array(1024);
 const encoder = new TextEncoder();
-/** Pre-tokens that are not one token -> their merged token count (as gpt-tokenizer's merge cache, bounded). */
-const mergeCache = new Map<string, number>();
-const MERGE_CACHE_MAX = 100_000;
+/**
+ * Pre-token -> its token count, bounded. Code repeats its pre-tokens (names, indentation,
+ * punctuation): a map hit costs less than encoding and hashing the piece again, above all
+ * while the process is young and the lookup code has not been optimized yet.
+ */
+const pieceCache = new Map<string, number>();
+const PIECE_CACHE_MAX = 100_000;
 
 /** UTF-8 bytes of `s` into `scratch`; their count. Lone surrogates become U+FFFD, as TextEncoder does. */
 function encodeScratch(s: string): number {
@@ -72,15 +76,14 @@ function encodeScratch(s: string): number {
 }
 
 function countPiece(t: O200kTable, piece: string): number {
+  let n = pieceCache.get(piece);
+  if (n !== undefined) return n;
   const len = encodeScratch(piece);
   // gpt-tokenizer first looks the whole pre-token up as a string (a lone surrogate never matches)
   const r = findToken(t, scratch, 0, len);
-  if (r >= 0 && t.kinds[r] === KIND_STRING && (len === piece.length || isWellFormed(piece))) return 1;
-  let n = mergeCache.get(piece);
-  if (n !== undefined) return n;
-  n = mergeCount(t, scratch.subarray(0, len));
-  if (mergeCache.size >= MERGE_CACHE_MAX) mergeCache.delete(mergeCache.keys().next().value as string);
-  mergeCache.set(piece, n);
+  n = r >= 0 && t.kinds[r] === KIND_STRING && (len === piece.length || isWellFormed(piece)) ? 1 : mergeCount(t, scratch.subarray(0, len));
+  if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.delete(pieceCache.keys().next().value as string);
+  pieceCache.set(piece, n);
   return n;
 }
 
