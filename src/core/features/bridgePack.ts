@@ -197,8 +197,13 @@ function stringOf(f: PackedFile, id: number): string {
   return f.buf.toString('utf8', f.poolAt + f.offsets[id], f.poolAt + f.offsets[id + 1]);
 }
 
+const MISSING = Symbol('missing');
+/** Lookups remembered per table: a server or a batch meets the same terms call after call. */
+const MEMO_MAX = 65_536;
+
 /** A read-only map over packed keys; `valueAt(k)` makes the value of key k. */
 abstract class PackedMap<V> implements ReadonlyMap<string, V> {
+  private memo = new Map<string, V | typeof MISSING>();
   constructor(
     protected readonly f: PackedFile,
     protected readonly keys_: Keys,
@@ -208,8 +213,14 @@ abstract class PackedMap<V> implements ReadonlyMap<string, V> {
     return this.keys_.key.length;
   }
   get(key: string): V | undefined {
-    const k = this.keys_.find(key);
-    return k < 0 ? undefined : this.valueAt(k);
+    let v = this.memo.get(key);
+    if (v === undefined) {
+      const k = this.keys_.find(key);
+      v = k < 0 ? MISSING : this.valueAt(k);
+      if (this.memo.size >= MEMO_MAX) this.memo.clear();
+      this.memo.set(key, v);
+    }
+    return v === MISSING ? undefined : v;
   }
   has(key: string): boolean {
     return this.keys_.find(key) >= 0;
