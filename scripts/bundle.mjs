@@ -2,7 +2,7 @@
  * Bundles the read commands (src/cli/readMain.ts, as compiled in dist/) into dist/skim-read.cjs
  * and makes its V8 code cache (dist/skim-read.cjs.cache) by running prune, cat and grep once each
  * (src/cli/launch.ts loads both; BENCHMARKS.md, "Start-up"). Part of `npm run build`, after tsc.
- * web-tree-sitter stays outside the bundle (it finds its .wasm next to its own file).
+ * web-tree-sitter is bundled too (grammars.ts tells it where its .wasm is).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +25,16 @@ await build({
   // ES modules are strict; so is the bundle. import.meta.url is the bundle's own URL (dist/, as the modules' was)
   banner: { js: `"use strict";\nconst __skimMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
   define: { 'import.meta.url': '__skimMetaUrl' },
-  external: ['web-tree-sitter', 'gpt-tokenizer', 'gpt-tokenizer/*'],
+  external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+  // web-tree-sitter's CommonJS build (its ES module build locates itself through import.meta);
+  // its import('fs/promises') becomes a require, as vm.Script has no module loader
+  plugins: [{
+    name: 'web-tree-sitter-cjs',
+    setup(b) {
+      b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: path.join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') }));
+    },
+  }],
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
 // a dynamic import() left in the bundle would need a module loader that vm.Script does not give
