@@ -1,8 +1,10 @@
 /**
- * The grep tool, in-process (no grep binary, no shell): a regular expression (RE2 syntax, matched
- * in linear time) over the text files under a path in the workspace, printed like `grep -rn`
- * ("path:line:text"), bounded in files, matches and characters, then optionally pruned for the
- * agent's question.
+ * The grep tool, in-process (no grep binary, no shell): a regular expression over the text files
+ * under a path in the workspace, printed like `grep -rn` ("path:line:text"), bounded in files,
+ * matches and characters, then optionally pruned for the agent's question. The pattern is RE2
+ * syntax as it is (what models write for ripgrep or `grep -E`: `a|b`, `\(`, `\d`, `(?i)`), matched
+ * in linear time; not the basic-regex dialect `skim grep` takes from GNU grep by default, since a
+ * tool call has no shell habits to keep.
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';

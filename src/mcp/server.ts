@@ -31,8 +31,12 @@ export const READ_FILE_DESCRIPTION =
   'Paths are relative to the workspace root; nothing outside it can be read.';
 
 export const GREP_DESCRIPTION =
-  'Search files in the workspace for a regular expression (RE2 syntax, as in ripgrep: no lookaround or backreferences), line by line, like `grep -rn`: ' +
-  'each match is printed as "path:line:text". path is a file or directory (default: the whole workspace); ' +
+  'Search files in the workspace for a regular expression, line by line, like `grep -rn`: ' +
+  'each match is printed as "path:line:text". ' +
+  'The pattern is RE2 syntax, as in ripgrep and `grep -E` (not basic grep syntax): | ( ) + ? { } [ ] . * ^ $ are operators, ' +
+  'so "get_records|clear" matches either name and a literal parenthesis is written \\( ; \\d \\w \\s \\b and (?i) for ignoring case work; ' +
+  'no lookaround or back-references; matching is case-sensitive and takes time linear in the line. ' +
+  'path is a file or directory (default: the whole workspace); ' +
   'glob filters file names ("*.py", "src/**/*.ts", "*.{js,ts}"). node_modules, .git and binary files are skipped; ' +
   `at most ${MAX_MATCHES} matching lines are returned. ` +
   'With context_focus_question, long results are pruned to the matches that serve the question. ' +
@@ -103,7 +107,9 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       title: 'Search files (pruned to a question)',
       description: GREP_DESCRIPTION,
       inputSchema: {
-        pattern: z.string().describe('Regular expression (RE2 syntax), matched against each line, e.g. "def \\w+_proxy" or "proxies\\["'),
+        pattern: z
+          .string()
+          .describe('Regular expression (RE2 syntax, as grep -E / ripgrep), matched against each line, e.g. "def \\w+_proxy", "get_records|clear" or "proxies\\["'),
         path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: all of it).'),
         glob: z.string().optional().describe('Only search files whose path matches this glob, e.g. "*.py" or "src/**/*.ts".'),
         context_focus_question: z.string().optional().describe(QUESTION_HELP),

@@ -1,16 +1,16 @@
 /**
- * The read tools agents call, implemented in-process (no shell, no external grep): numbered
- * reads like `cat -n` and a recursive regex search printed like `grep -n`. Shared by the CLI
- * (`skim cat`, `skim grep`) and the MCP server, which adds a workspace-root check on top.
+ * The read tools agents call, implemented in-process (no shell): numbered reads like `cat -n`
+ * and the file listing of a directory tree. Shared by the CLI (`skim cat`, `skim data`) and the
+ * MCP server, which adds a workspace-root check on top. (`skim grep` is src/tools/grepSearch.ts.)
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { SkimError } from '../core/errors.js';
 import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
 
-/** Directories nobody wants searched. */
+/** Directories nobody wants listed. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__', '.venv', 'venv', 'dist', 'build', '.tox', '.mypy_cache', 'target']);
-/** `skim grep` skips larger files. */
+/** listFiles skips larger files. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 export interface ReadOptions {
@@ -61,31 +61,9 @@ export function numberLines(text: string, opts: ReadOptions = {}): string {
   return out;
 }
 
-export interface GrepOptions {
-  /** Glob(s) that file paths (relative to the search root) must match, e.g. "*.py" or "src/**\/*.ts". */
-  glob?: string;
-  ignoreCase?: boolean;
-  /** Lines of context before and after each match (like grep -C). */
-  context?: number;
-  /** Stop after this many matching lines in total. */
-  maxMatches?: number;
-  /** Treat the pattern as a literal string instead of a regular expression. */
-  fixedStrings?: boolean;
-}
-
-export interface GrepResult {
-  /** grep -n style output: "path:12:text", "path-13-text", "--" between groups. */
-  output: string;
-  matches: number;
-  files: number;
-  /** Files that could not be read (reported, not fatal). */
-  errors: string[];
-  truncated: boolean;
-}
-
 /** Files under `roots` (files or directories) in a stable order, filtered by glob. */
 export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
-  // loaded on use, like the pattern engine below: `skim cat` and `skim prune` read files through this module
+  // loaded on use: `skim cat` and `skim prune` read files through this module
   const picomatch = glob ? (await import('picomatch')).default : null;
   const isMatch = picomatch && glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
   const out: string[] = [];
@@ -115,56 +93,4 @@ export async function listFiles(roots: string[], glob?: string): Promise<string[
   };
   for (const r of roots) await walk(r, '', true);
   return out;
-}
-
-/** Search files like `grep -rn`. Binary files are skipped, as grep -I does. */
-export async function grepFiles(pattern: string, roots: string[], opts: GrepOptions = {}): Promise<GrepResult> {
-  const { compileLinePattern } = await import('./linePattern.js'); // RE2 (re2js): a large module, grep only
-  const re = compileLinePattern(pattern, opts);
-  const files = await listFiles(roots.length ? roots : ['.'], opts.glob);
-  const ctx = Math.max(0, opts.context ?? 0);
-  const maxMatches = opts.maxMatches ?? 5000;
-  const chunks: string[] = [];
-  const errors: string[] = [];
-  let matches = 0;
-  let matchedFiles = 0;
-  let truncated = false;
-  for (const file of files) {
-    if (matches >= maxMatches) {
-      truncated = true;
-      break;
-    }
-    let buf: Buffer;
-    try {
-      buf = await readRegularFile(file, MAX_FILE_BYTES);
-    } catch (err) {
-      if (!(err instanceof SkimError)) throw err;
-      errors.push(err.message);
-      continue;
-    }
-    if (buf.subarray(0, 8192).includes(0)) continue;
-    const lines = decodeText(buf).split(/\r?\n/);
-    if (lines.length && lines[lines.length - 1] === '') lines.pop();
-    const hit: number[] = [];
-    for (let i = 0; i < lines.length && matches + hit.length < maxMatches; i++) if (re.test(lines[i])) hit.push(i);
-    if (hit.length === 0) continue;
-    matchedFiles++;
-    matches += hit.length;
-    const name = file.startsWith('./') ? file.slice(2) : file;
-    if (ctx === 0) {
-      for (const i of hit) chunks.push(`${name}:${i + 1}:${lines[i]}`);
-      continue;
-    }
-    // Merge overlapping context windows; "--" between non-adjacent groups, as grep does.
-    const isHit = new Set(hit);
-    let groupEnd = -2;
-    for (const i of hit) {
-      const from = Math.max(0, i - ctx);
-      const to = Math.min(lines.length - 1, i + ctx);
-      if (from > groupEnd + 1 && chunks.length > 0) chunks.push('--');
-      for (let j = Math.max(from, groupEnd + 1); j <= to; j++) chunks.push(`${name}${isHit.has(j) ? ':' : '-'}${j + 1}${isHit.has(j) ? ':' : '-'}${lines[j]}`);
-      groupEnd = Math.max(groupEnd, to);
-    }
-  }
-  return { output: chunks.length ? chunks.join('\n') + '\n' : '', matches, files: matchedFiles, errors, truncated };
 }

@@ -208,14 +208,32 @@ describe('skim cat and skim grep', () => {
     expect(r.stdout).toContain('==> ');
   });
 
-  it('grep finds matches with path:line: prefixes, exits 1 on none and 2 on a bad pattern', () => {
+  it('grep prints like grep (path:text, path:line:text with -n), exits 1 on none and 2 on a bad pattern', () => {
     const r = skim(['grep', 'def get_records', 'examples']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^examples\/logging\.py:\d+:\s+def get_records/m);
+    expect(r.stdout).toMatch(/^examples\/logging\.py:\s+def get_records/m);
+    const n = skim(['grep', '-n', 'def get_records', 'examples']);
+    expect(n.stdout).toMatch(/^examples\/logging\.py:\d+:\s+def get_records/m);
     expect(skim(['grep', 'no_such_token_anywhere_xyz', 'examples']).status).toBe(1);
-    const bad = skim(['grep', '(unclosed', 'examples']);
+    const bad = skim(['grep', '\\(unclosed', 'examples']);
     expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('skim grep: Unmatched ( or \\(\n');
     noStack(bad.stderr);
+  });
+
+  it('grep takes basic regular expressions (\\| alternation), the dialects and grep\'s options in-process', () => {
+    const r = skim(['grep', '-c', 'def get_records\\|def clear', EXAMPLE]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('2\n');
+    expect(skim(['grep', '-E', '-l', 'def (get_records|clear)', 'examples']).stdout).toBe('examples/logging.py\n');
+    expect(skim(['grep', '-F', '-x', '-c', 'import io', EXAMPLE]).stdout).toBe('1\n');
+    expect(skim(['grep', '-rn', '--include=*.go', '-w', 'func', 'examples']).stdout).toMatch(/^examples\/playground-lru_cache\.go:\d+:func /m);
+    const br = skim(['grep', '\\(a\\)\\1', EXAMPLE]);
+    expect(br.status).toBe(2);
+    expect(br.stderr).toMatch(/^skim grep: back-references .* not supported/);
+    const unknown = skim(['grep', '--no-such-option', 'x', EXAMPLE]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unrecognized option '--no-such-option'\nUsage: skim grep/);
   });
 
   it('grep --glob filters files and follows no symlinked directory loops', () => {
@@ -225,7 +243,7 @@ describe('skim cat and skim grep', () => {
     symlinkSync(d, path.join(d, 'loop'));
     const r = skim(['grep', 'token_here', d, '--glob', '*.py']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('a.py:1:token_here = 1');
+    expect(r.stdout).toBe(`${d}/a.py:token_here = 1\n`);
     expect(r.stdout).not.toContain('b.txt');
   });
 });
@@ -238,11 +256,17 @@ describe('pipes and grep habits', () => {
   });
 
   it('skim grep accepts -n, -r, -R and -rn as grep does', () => {
-    for (const flags of [['-n', '-R'], ['-rn'], ['-r']]) {
+    for (const flags of [['-n', '-R'], ['-rn'], ['-r'], []]) {
       const r = skim(['grep', ...flags, 'def get_records', 'examples']);
       expect(r.status).toBe(0);
-      expect(r.stdout).toMatch(/logging\.py:\d+:\s+def get_records/);
+      expect(r.stdout).toMatch(flags.join('').includes('n') ? /logging\.py:\d+:\s+def get_records/ : /logging\.py:\s+def get_records/);
     }
+  });
+
+  it('skim grep reads a pipe when no file is given, as grep does', () => {
+    const r = spawnSync('sh', ['-c', `printf 'a\\nneedle\\n' | "${process.execPath}" --import tsx src/cli/main.ts grep -n needle`], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('2:needle\n');
   });
 });
 

@@ -30,6 +30,22 @@ function skimAsync(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: numb
   });
 }
 
+describe('skim grep with a session and no --focus', () => {
+  it("prints grep's output unchanged and remembers the lines it showed", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const plain = env(path.join(dir, 'none'));
+    delete plain.SKIM_SESSION;
+    const want = skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
+    expect(want.stdout.split('\n')).toHaveLength(3);
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'g-1' });
+    const got = skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
+    expect(got).toEqual(want);
+    const stored = readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'));
+    expect(stored).toHaveLength(1);
+    expect(readFileSync(path.join(dir, 'store', stored[0]), 'utf8')).toContain('def get_records(self, when');
+  });
+});
+
 describe('skim cat --session', () => {
   it('a second read of a window folds what the first showed, and an edit in between shows again', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));

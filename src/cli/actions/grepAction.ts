@@ -1,76 +1,57 @@
 /**
- * `skim grep PATTERN [PATH...] [--focus Q]`: a recursive `grep -n` (RE2 regular expressions,
- * matched in linear time; no shell, no grep binary), pruned for the goal hint. Exit status as grep:
- * 0 = matches, 1 = none, 2 = error.
+ * `skim grep`: GNU grep's command line, output and exit status, in-process (src/cli/grepCommand.ts),
+ * pruned for the goal hint with --focus. grep's options do not fit commander (`-h` is
+ * --no-filename, `-5` is a context, `-e` repeats, operands and options mix), so commander only
+ * routes here and the arguments are parsed as getopt_long would.
  */
+import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
-import { SkimError } from '../../core/errors.js';
-import { grepFiles } from '../../tools/fileTools.js';
-import { action, parseCount, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
-import { type SessionFlags, taskOf, withSession } from '../session.js';
+import { MAX_INPUT_BYTES, readStreamCapped } from '../../tools/readCapped.js';
 
-interface GrepFlags extends SessionFlags {
-  focus?: string;
-  glob?: string;
-  ignoreCase?: boolean;
-  fixedStrings?: boolean;
-  context?: number;
-  maxCount?: number;
-  ratio?: number;
-  tokens?: number;
-  scorer?: string;
-  model?: string;
+function write(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}
+
+/** A pipe, a file or a socket on stdin is input (as grep reads it); a terminal or /dev/null is not. */
+function stdinIsReadable(): boolean {
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isFile() || st.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 export function registerGrep(program: Command): void {
+  // Options after `grep` are grep's own: the program must not take -V/--version from among them.
+  program.enablePositionalOptions();
   program
     .command('grep')
-    .description('search files like `grep -rn`, pruned to what the --focus question needs')
-    .argument('<pattern>', 'regular expression (RE2 syntax, as in ripgrep: no lookaround or backreferences)')
-    .argument('[paths...]', 'files or directories (default: .)')
-    .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need')
-    .option('-g, --glob <glob>', 'only files matching this glob, e.g. "*.py" or "src/**/*.ts"')
-    .option('-i, --ignore-case', 'case-insensitive match')
-    // grep habits: line numbers are always shown and directories always searched
-    .option('-n, --line-number', 'accepted for grep compatibility (line numbers are always shown)')
-    .option('-r, --recursive', 'accepted for grep compatibility (directories are always searched)')
-    .option('-R, --dereference-recursive', 'accepted for grep compatibility (same as -r)')
-    .option('-F, --fixed-strings', 'pattern is a literal string')
-    .option('-C, --context <n>', 'lines of context around each match', parseCount)
-    .option('-m, --max-count <n>', 'stop after n matching lines in total', parseCount)
-    .option('--ratio <n>', 'budget: at most 1/n of the tokens', parseRatio)
-    .option('-t, --tokens <n>', 'budget: at most n tokens', parseTokens)
-    .option('--session <id>', 'session memory: remember what this search showed (default: $SKIM_SESSION)')
-    .option('--task <text>', "the run's overall task, scored next to --focus (default: $SKIM_TASK)")
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
-    .action(action(async (pattern: string, paths: string[], flags: GrepFlags) => withSession(flags, async (session) => {
+    .description('search files like GNU grep (same options, output and exit status), pruned to the --focus question')
+    .usage('[OPTION]... PATTERNS [FILE]...   (skim grep --help for all options)')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action(async (_args: string[], _opts: unknown, cmd: Command) => {
+      // commander keeps the argv it parsed (rawArgs, not in its typings): grep's arguments follow "grep".
+      const raw = (cmd.parent as { rawArgs?: string[] } | null)?.rawArgs ?? process.argv;
+      const at = raw.indexOf('grep', 2);
+      const { runGrepCommand } = await import('../grepCommand.js');
       try {
-        const pruner = prunerFor(flags);
-        const res = await grepFiles(pattern, paths, {
-          glob: flags.glob,
-          ignoreCase: flags.ignoreCase,
-          fixedStrings: flags.fixedStrings,
-          context: flags.context,
-          maxMatches: flags.maxCount,
+        process.exitCode = await runGrepCommand(raw.slice(at + 1), {
+          stdout: write,
+          stderr: (text) => void process.stderr.write(text),
+          readStdin: () => readStreamCapped(process.stdin, MAX_INPUT_BYTES, 'stdin'),
+          stdinIsReadable,
         });
-        for (const e of res.errors) process.stderr.write(`skim grep: ${e}\n`);
-        if (res.truncated) warn(`stopped after ${res.matches} matches`);
-        if (res.matches === 0) return 1;
-        if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined) {
-          await writeOut(res.output);
-          return 0;
-        }
-        const result = await pruner.prune({ code: res.output, query: flags.focus, task: taskOf(flags), ratio: flags.ratio, tokens: flags.tokens, session });
-        for (const w of result.warnings) if (!w.startsWith('no query')) warn(w);
-        await writeOut(result.text);
-        return 0;
       } catch (err) {
-        if (err instanceof SkimError) {
-          process.stderr.write(`skim grep: ${err.message}\n`);
-          return 2;
-        }
-        throw err;
+        process.stderr.write(`skim grep: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+        if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+        process.exitCode = 2;
       }
-    })));
+    });
 }
