@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+import { launch } from '../dist/cli/launch.js';
+
+await launch();

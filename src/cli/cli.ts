@@ -1,14 +1,11 @@
 /**
  * The `skim` command line: a thin adapter. Each sub-command lives in ./actions/<name>Action.ts
- * and exports a `register*(program)` function; this file only wires them together.
+ * and exports a `register*(program)` function; this file only wires them together (./program.ts).
  */
-import { Command, CommanderError } from 'commander';
-import { EXIT_CODES } from '../core/errors.js';
-import { VERSION } from '../version.js';
-type Register = (program: Command) => void;
+import { type CommandTable, runProgram } from './program.js';
 
 /** Sub-commands, loaded lazily: `skim prune` should not pay for loading the HTTP server or the trainer. */
-const COMMANDS: Record<string, () => Promise<Register>> = {
+export const COMMANDS: CommandTable = {
   prune: async () => (await import('./actions/pruneAction.js')).registerPrune,
   cat: async () => (await import('./actions/catAction.js')).registerCat,
   grep: async () => (await import('./actions/grepAction.js')).registerGrep,
@@ -21,24 +18,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   adapt: async () => (await import('./actions/adaptAction.js')).registerAdapt,
 };
 
-export async function run(argv: string[]): Promise<void> {
-  const program = new Command();
-  program
-    .name('skim')
-    .description('Query-conditioned code-context pruner for coding agents')
-    .version(VERSION)
-    .showHelpAfterError('(add --help for usage)')
-    .exitOverride(); // inherited by sub-commands: usage errors exit 64, not 1
-  // --- command registrations: the named sub-command only, or all of them for help ---
-  const name = argv[2];
-  const wanted = name && name in COMMANDS ? [name] : Object.keys(COMMANDS);
-  for (const cmd of wanted) (await COMMANDS[cmd]())(program);
-  try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    if (!(err instanceof CommanderError)) throw err;
-    // commander has already printed its message (or the help/version text).
-    const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
-    process.exitCode = ok ? 0 : EXIT_CODES.EUSAGE;
-  }
+export function run(argv: string[]): Promise<void> {
+  return runProgram(argv, COMMANDS);
 }

@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { EXIT_CODES, SkimError } from '../core/errors.js';
-import { createPruner, type Pruner } from '../core/prune.js';
+import type { Pruner } from '../core/prune.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
 
@@ -79,9 +79,17 @@ export interface ScorerFlags {
   model?: string;
 }
 
-/** A pruner for the --scorer/--model flags shared by the commands. */
+/**
+ * A pruner for the --scorer/--model flags shared by the commands. The pipeline (grammars, model,
+ * tokenizer) is imported on the first call, so a command that never prunes does not load it.
+ */
 export function prunerFor(flags: ScorerFlags): Pruner {
   const s = flags.scorer ?? 'learned';
   if (s !== 'learned' && s !== 'heuristic') throw new SkimError(`unknown scorer: ${s} (use learned or heuristic)`, 'EUSAGE');
-  return createPruner({ scorer: s, modelDir: flags.model });
+  let real: Promise<Pruner> | null = null;
+  const get = () => (real ??= import('../core/prune.js').then((m) => m.createPruner({ scorer: s, modelDir: flags.model })));
+  return {
+    prune: async (req) => (await get()).prune(req),
+    scorer: async () => (await get()).scorer(),
+  };
 }

@@ -18,6 +18,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { join } from 'node:path';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
+import { DEFAULTS } from './defaults.js';
 import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import type { PruneRunner } from './runner.js';
 import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
@@ -49,12 +50,7 @@ export interface AppOptions {
   sessions?: SessionStoreOptions;
 }
 
-export const DEFAULTS = {
-  maxBodyBytes: 8 * 1024 * 1024,
-  timeoutMs: 10_000,
-  maxConcurrent: 2,
-  maxQueue: 64,
-};
+export { DEFAULTS };
 
 export function createApp(options: AppOptions): Hono {
   const runner = options.runner;

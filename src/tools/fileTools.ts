@@ -5,7 +5,6 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { SkimError } from '../core/errors.js';
 import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
 
@@ -64,7 +63,9 @@ export function numberLines(text: string, opts: ReadOptions = {}): string {
 
 /** Files under `roots` (files or directories) in a stable order, filtered by glob. */
 export async function listFiles(roots: string[], glob?: string): Promise<string[]> {
-  const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
+  // loaded on use: `skim cat` and `skim prune` read files through this module
+  const picomatch = glob ? (await import('picomatch')).default : null;
+  const isMatch = picomatch && glob ? picomatch(glob, { dot: true, basename: !glob.includes('/') }) : null;
   const out: string[] = [];
   const seenDirs = new Set<string>(); // real paths: symlinked directory loops are walked once
   const walk = async (p: string, rel: string, explicit: boolean) => {

@@ -6,6 +6,7 @@
 import { DEFAULT_LOSS, Adam, LamrModel, type LossWeights, type ModelMode, mulberry32 } from '../core/model/lamr.js';
 import { addPrf, charCosts, type Prf, prf, recallOf, selectTopK } from './metrics.js';
 import type { Example } from './prepare.js';
+import { DISTRACTOR_WEIGHT } from './constants.js';
 
 export interface TrainConfig {
   mode: ModelMode;
@@ -193,13 +194,8 @@ export interface Calibration {
 
 export const DOC_POWERS = [0, 0.5, 1, 2];
 export const RELATIVE_FLOORS = [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3];
-/**
- * How much a kept distractor character costs against a kept gold-file character. In real use most
- * reads are not about the fix: in replay-dev's 1,090 agent reads, the reads without a fix line
- * carry 1.77x the characters of those with one. Weighing both shares alike let a near tie on ~25
- * validation issues pick docPower 1, which keeps half again as much of the unrelated files.
- */
-export const DISTRACTOR_WEIGHT = 1.8;
+/** How much a kept distractor character costs against a kept gold-file character (see ./constants.ts). */
+export { DISTRACTOR_WEIGHT };
 
 export interface CalibrationOptions {
   /** Example sources calibrated on (default: the held-back teacher slice). */

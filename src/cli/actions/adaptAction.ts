@@ -9,10 +9,6 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { defaultModelDir } from '../../core/model/index.js';
-import { modelExists } from '../../core/model/io.js';
-import { baseScorer, compareOnVal, fineTune, readRepoSamples, writeReport } from '../../data/adapt.js';
-import { formatMineStats, mineRepository } from '../../data/mine.js';
 import { action, writeOut } from '../io.js';
 import { assertOutDir, progressBar } from './dataAction.js';
 
@@ -56,6 +52,12 @@ export function registerAdapt(program: Command): void {
     .action(action(async (flags: AdaptFlags) => {
       if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
       if (!['init', 'merge', 'refit'].includes(flags.bridge)) throw new SkimError('--bridge must be init, merge or refit', 'EUSAGE');
+      const [{ defaultModelDir }, { modelExists }, { baseScorer, compareOnVal, fineTune, readRepoSamples, writeReport }, { formatMineStats, mineRepository }] = await Promise.all([
+        import('../../core/model/index.js'),
+        import('../../core/model/io.js'),
+        import('../../data/adapt.js'),
+        import('../../data/mine.js'),
+      ]);
       const init = flags.fromScratch ? undefined : (flags.init ?? defaultModelDir() ?? undefined);
       if (!flags.fromScratch) {
         if (!init || !modelExists(init)) throw new SkimError(`no model to start from${init ? ` in ${init}` : ' (models/default is not installed)'}: pass --init DIR or --from-scratch`, 'ENOINPUT');

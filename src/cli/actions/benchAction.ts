@@ -7,11 +7,11 @@ import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
-import cliProgress from 'cli-progress';
 import { EXIT_CODES } from '../../core/errors.js';
 import { METHOD_NAMES } from '../../bench/methods/names.js';
 import { parseBudget } from '../../bench/methods/types.js';
 import type { BenchOptions } from '../../bench/runner.js';
+import { loadCliProgress } from './progress.js';
 
 interface BenchCliOptions {
   cases: string[];
@@ -37,6 +37,7 @@ async function writeOut(path: string, content: string): Promise<void> {
 
 function progressBar(): BenchOptions['progress'] {
   if (!process.stderr.isTTY) return undefined;
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'bench [{bar}] {value}/{total} cases | {eta_formatted} left | {case}', hideCursor: true, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,

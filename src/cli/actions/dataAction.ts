@@ -6,11 +6,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import cliProgress from 'cli-progress';
 import { SkimError } from '../../core/errors.js';
-import { formatMineStats, mineRepository } from '../../data/mine.js';
-import { formatSynthSummary, runSynth } from '../../data/synth/synth.js';
 import { action, writeOut } from '../io.js';
+import { loadCliProgress } from './progress.js';
 
 const positiveInt = (name: string) => (v: string): number => {
   const n = Number(v);
@@ -27,6 +25,7 @@ export function assertOutDir(file: string): void {
 /** A progress bar on stderr when it is a terminal; a no-op otherwise (logs and pipes stay clean). */
 export function progressBar(label: string): { start: (total: number) => void; update: (done: number, extra?: string) => void; stop: () => void } {
   if (!process.stderr.isTTY) return { start: () => {}, update: () => {}, stop: () => {} };
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: `${label.padEnd(8)} [{bar}] {value}/{total} {eta_formatted} {extra}`, hideCursor: true, clearOnComplete: true },
     cliProgress.Presets.shades_classic,
@@ -91,6 +90,7 @@ export function registerData(program: Command): void {
     .action(action(async (flags: MineFlags) => {
       if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
       assertOutDir(flags.out);
+      const { formatMineStats, mineRepository } = await import('../../data/mine.js');
       const bar = progressBar('mine');
       const stats = await mineRepository({
         ...flags,
@@ -125,6 +125,7 @@ export function registerData(program: Command): void {
       } catch {
         throw new SkimError(`--endpoint is not a URL: ${flags.endpoint}`, 'EUSAGE');
       }
+      const { formatSynthSummary, runSynth } = await import('../../data/synth/synth.js');
       const apiKey = process.env.SKIM_API_KEY ?? process.env.OPENAI_API_KEY;
       const ctl = new AbortController();
       // Ctrl-C: stop taking chunks, let in-flight ones end, print the summary; a second one kills

@@ -4,8 +4,6 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { runStdioServer } from '../../mcp/server.js';
-import { WorkspaceError } from '../../mcp/workspace.js';
 import { action, prunerFor } from '../io.js';
 
 interface McpFlags {
@@ -25,6 +23,7 @@ export function registerMcp(program: Command): void {
 }
 
 async function mcpCommand(flags: McpFlags): Promise<void> {
+  const [{ runStdioServer }, { WorkspaceError }] = await Promise.all([import('../../mcp/server.js'), import('../../mcp/workspace.js')]);
   const pruner = prunerFor(flags);
   try {
     await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });

@@ -5,7 +5,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { rankDocuments } from '../../server/rank.js';
 import { decodeText, readFileBytes } from '../../tools/fileTools.js';
 import { action, prunerFor, writeOut } from '../io.js';
 
@@ -39,6 +38,7 @@ function parseTop(v: string): number {
 async function rankCommand(files: string[], flags: RankFlags): Promise<void> {
   if (flags.query.trim() === '') throw new SkimError('--query must not be empty', 'EUSAGE');
   const pruner = prunerFor(flags);
+  const { rankDocuments } = await import('../../server/rank.js');
   const docs = await Promise.all(files.map(readDocument));
   let ranked = await rankDocuments((req) => pruner.prune(req), flags.query, docs, { concurrency: 1 });
   if (flags.top) ranked = ranked.slice(0, flags.top);

@@ -5,11 +5,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { SkimError } from '../../core/errors.js';
-import { createApp, DEFAULTS } from '../../server/app.js';
-import { grammarLanguages } from '../../server/info.js';
-import { listen } from '../../server/listen.js';
-import { inlineRunner, type PruneRunner } from '../../server/runner.js';
-import { createWorkerPool } from '../../server/workerPool.js';
+import { DEFAULTS } from '../../server/defaults.js';
+import type { PruneRunner } from '../../server/runner.js';
 import { action, prunerFor } from '../io.js';
 
 interface ServeOptions {
@@ -50,6 +47,14 @@ export function registerServe(program: Command): void {
 }
 
 async function serveCommand(opts: ServeOptions): Promise<void> {
+  // loaded here, not at registration: `skim --help` should not load the server
+  const [{ createApp }, { grammarLanguages }, { listen }, { inlineRunner }, { createWorkerPool }] = await Promise.all([
+    import('../../server/app.js'),
+    import('../../server/info.js'),
+    import('../../server/listen.js'),
+    import('../../server/runner.js'),
+    import('../../server/workerPool.js'),
+  ]);
   const pruner = prunerFor(opts);
   // Resolve the scorer now: a bad --model-dir fails at start, not on the first request.
   const scorer = await pruner.scorer();

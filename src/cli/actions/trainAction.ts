@@ -5,11 +5,9 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import cliProgress from 'cli-progress';
 import { SkimError } from '../../core/errors.js';
-import { runTraining } from '../../train/pipeline.js';
-import { DISTRACTOR_WEIGHT } from '../../train/trainer.js';
-import { evaluateSets, formatTable, loadEvalSets, scorersFor, scoringLatency } from '../../train/evaluate.js';
+import { DISTRACTOR_WEIGHT } from '../../train/constants.js';
+import { loadCliProgress } from './progress.js';
 
 interface EvalOptions {
   model: string[];
@@ -58,6 +56,7 @@ const rate = (name: string) => (v: string): number => {
 
 export function makeProgress(label: string, total: number): { update: (d: number, extra?: string) => void; stop: () => void } {
   if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: `${label.padEnd(14)} [{bar}] {value}/{total} {eta_formatted} {extra}`, hideCursor: true, clearOnComplete: true },
     cliProgress.Presets.shades_classic,
@@ -72,7 +71,7 @@ export function registerTrain(program: Command): void {
     .command('train')
     .description('train the learned skimmer (LaMR-style CRF model) and write weights to --out')
     .requiredOption('--data <file>', 'training data (.jsonl or .jsonl.gz: commit samples or teacher cases); repeatable', (v: string, prev: string[] = []) => [...prev, v])
-    .requiredOption('--out <dir>', 'model directory to write (model.json, bridge.json, train-report.json)')
+    .requiredOption('--out <dir>', 'model directory to write (model.json, weights.bin, bridge.bin, bridge.json, train-report.json)')
     .option('--init <dir>', 'start from the weights of this model directory')
     .option('--epochs <n>', 'training epochs', int('--epochs', 1))
     .option('--max-samples <n>', 'cap on filtered commit samples used for training (default 3000)', int('--max-samples', 1))
@@ -92,6 +91,7 @@ export function registerTrain(program: Command): void {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');
       if (opts.mode !== 'lamr' && opts.mode !== 'single') throw new SkimError('--mode must be lamr or single', 'EUSAGE');
       if (opts.init && !existsSync(opts.init)) throw new SkimError(`--init directory not found: ${opts.init}`, 'ENOINPUT');
+      const { runTraining } = await import('../../train/pipeline.js');
       const summary = await runTraining({
         ...opts,
         log: (m) => process.stderr.write(`${m}\n`),
@@ -123,6 +123,7 @@ export function registerModelEval(program: Command): void {
         return { name, dir };
       });
       for (const f of [opts.commits, opts.swebench, opts.goalhint]) if (f && !existsSync(f)) throw new SkimError(`file not found: ${f}`, 'ENOINPUT');
+      const { evaluateSets, formatTable, loadEvalSets, scorersFor, scoringLatency } = await import('../../train/evaluate.js');
       const sets = await loadEvalSets({ commits: opts.commits, swebench: opts.swebench, goalhint: opts.goalhint, limit: opts.limit });
       let bar: ReturnType<typeof makeProgress> | null = null;
       let label = '';

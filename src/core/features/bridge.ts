@@ -10,9 +10,9 @@
 
 export interface BridgeTable {
   /** query term -> [code term, association] pairs, strongest first. */
-  table: Map<string, [string, number][]>;
+  table: ReadonlyMap<string, [string, number][]>;
   /** code term -> logit of P(c on gold lines | c in file), a query-independent prior. */
-  prior: Map<string, number>;
+  prior: ReadonlyMap<string, number>;
 }
 
 export interface BridgeSample {
@@ -148,7 +148,7 @@ export function bridgeFromJson(j: { table: Record<string, [string, number][]>; p
   return { table: new Map(Object.entries(j.table)), prior: new Map(Object.entries(j.prior)) };
 }
 
-export function emptyBridge(): BridgeTable {
+export function emptyBridge(): BridgeTable & { table: Map<string, [string, number][]>; prior: Map<string, number> } {
   return { table: new Map(), prior: new Map() };
 }
 

@@ -1,16 +1,26 @@
 /**
- * Weights on disk: <dir>/model.json (header, feature names, threshold, metrics, parameters as a
- * base64 Float32 blob) and <dir>/bridge.json (the learned query->code translation table; a model
- * may point at another directory's table with "bridge": "<relative path>").
+ * Weights on disk, format skim-lamr/2 (what saveModel writes):
+ *   <dir>/model.json   header: feature names, threshold, calibration, metrics (no parameters)
+ *   <dir>/weights.bin  the parameters, little-endian Float32: the first stage, then the context stage
+ *   <dir>/bridge.bin   the learned query->code translation table, packed (features/bridgePack.ts)
+ *   <dir>/bridge.json  the same table as JSON, for reading; skim loads bridge.bin when it is there
+ * Loading parses no megabytes: the table is looked up in place, the weights are one typed array.
+ * Format skim-lamr/1 (parameters as base64 Float32 blobs inside model.json, bridge.json only) still
+ * loads. A model may point at another directory's table with "bridge": "<relative path>" (the
+ * packed sibling of a named .json file is used when it exists).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BridgeTable, bridgeFromJson, bridgeToJson } from '../features/bridge.js';
+import { packBridge, unpackBridge } from '../features/bridgePack.js';
 import { CONTEXT_FEATURE_NAMES } from '../features/contextFeatures.js';
 import { FEATURE_NAMES } from '../features/lineFeatures.js';
 import { LamrModel, makeLayout, type ModelMode } from './lamr.js';
 
-export const MODEL_FORMAT = 'skim-lamr/1';
+export const MODEL_FORMAT = 'skim-lamr/2';
+/** Parameters inside model.json as base64 blobs, bridge.json only: still loaded. */
+const MODEL_FORMAT_V1 = 'skim-lamr/1';
+const WEIGHTS_FILE = 'weights.bin';
 
 export interface ModelHeader {
   format: string;
@@ -36,8 +46,6 @@ export interface LoadedModel {
   context?: LamrModel;
 }
 
-const toBlob = (p: Float64Array): string => Buffer.from(new Float32Array(p).buffer).toString('base64');
-
 function fromBlob(blob: string): Float64Array {
   const buf = Buffer.from(blob, 'base64');
   return Float64Array.from(new Float32Array(Uint8Array.from(buf).buffer)); // copy: pooled Buffers are not 4-byte aligned
@@ -51,34 +59,76 @@ export function saveModel(
   context?: LamrModel,
 ): void {
   mkdirSync(dir, { recursive: true });
+  // a header from a loaded skim-lamr/1 model may carry its old pointers: the files written here replace them
+  const { params: _p, context: _c, weights: _w, paramCount: _n, format: _f, mode: _m, features: _x, hidden: _h, ...rest } = header as Record<string, unknown>;
   const full: Record<string, unknown> = {
     format: MODEL_FORMAT,
     mode: model.mode,
     features: FEATURE_NAMES,
     hidden: model.H,
-    ...header,
+    ...rest,
+    weights: WEIGHTS_FILE,
     paramCount: model.p.length,
-    params: toBlob(model.p),
   };
-  if (context) {
-    full.context = { mode: context.mode, features: CONTEXT_FEATURE_NAMES, hidden: context.H, paramCount: context.p.length, params: toBlob(context.p) };
-  }
+  if (context) full.context = { mode: context.mode, features: CONTEXT_FEATURE_NAMES, hidden: context.H, paramCount: context.p.length };
+  const weights = new Float32Array(model.p.length + (context?.p.length ?? 0));
+  weights.set(model.p);
+  if (context) weights.set(context.p, model.p.length);
+  writeFileSync(join(dir, WEIGHTS_FILE), littleEndian(weights));
   writeFileSync(join(dir, 'model.json'), JSON.stringify(full, null, 1) + '\n');
+  writeFileSync(join(dir, 'bridge.bin'), packBridge(bridge));
   writeFileSync(join(dir, 'bridge.json'), JSON.stringify(bridgeToJson(bridge)) + '\n');
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The bytes of a Float32Array in little-endian order. */
+function littleEndian(a: Float32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const out = new Uint8Array(a.byteLength);
+  const dv = new DataView(out.buffer);
+  a.forEach((v, i) => dv.setFloat32(4 * i, v, true));
+  return out;
+}
+
+/** Float32 values of little-endian bytes, widened to Float64 as the model computes in. */
+function readFloat32(bytes: Uint8Array): Float64Array {
+  const n = bytes.byteLength >> 2;
+  if (LITTLE_ENDIAN) {
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    return Float64Array.from(new Float32Array(aligned.buffer, aligned.byteOffset, n));
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Float64Array.from({ length: n }, (_, i) => dv.getFloat32(4 * i, true));
 }
 
 interface ContextBlock {
   mode: ModelMode;
   features: string[];
   hidden: number;
-  params: string;
+  params?: string;
+  paramCount?: number;
+}
+
+/**
+ * The bridge table file of a model: "bridge" in model.json names another directory's (relative
+ * path), else the directory's own. Of a named `.json`, its packed `.bin` sibling when there is one.
+ */
+function bridgeFile(dir: string, raw: object): string {
+  const named0 = (raw as { bridge?: unknown }).bridge;
+  if (typeof named0 === 'string') {
+    const named = join(dir, named0);
+    const packed = named.replace(/\.json$/, '.bin');
+    return packed !== named && existsSync(packed) ? packed : named;
+  }
+  return existsSync(join(dir, 'bridge.bin')) ? join(dir, 'bridge.bin') : join(dir, 'bridge.json');
 }
 
 export function modelExists(dir: string): boolean {
   if (!existsSync(join(dir, 'model.json'))) return false;
   try {
     const raw = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { bridge?: unknown };
-    return existsSync(typeof raw.bridge === 'string' ? join(dir, raw.bridge) : join(dir, 'bridge.json'));
+    return existsSync(bridgeFile(dir, raw));
   } catch {
     return false;
   }
@@ -90,16 +140,32 @@ export function modelExists(dir: string): boolean {
  * threshold outside (0, 1], a malformed bridge table): a corrupt model must never score anything.
  */
 export function loadModel(dir: string): LoadedModel {
-  const raw = readJson(join(dir, 'model.json')) as ModelHeader & { params: string; context?: ContextBlock };
+  const raw = readJson(join(dir, 'model.json')) as ModelHeader & { params?: string; weights?: unknown; context?: ContextBlock };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`model.json in ${dir} is not a JSON object`);
-  if (raw.format !== MODEL_FORMAT) throw new Error(`unsupported model format ${JSON.stringify(raw.format)} in ${dir}`);
+  if (raw.format !== MODEL_FORMAT && raw.format !== MODEL_FORMAT_V1) throw new Error(`unsupported model format ${JSON.stringify(raw.format)} in ${dir}`);
   if (!sameNames(raw.features, FEATURE_NAMES)) throw new Error(`model in ${dir} was trained with a different feature set`);
-  const model = stage(dir, 'model', raw, FEATURE_NAMES.length);
+  const c = raw.context;
+  if (c !== undefined && (!c || !sameNames(c.features, CONTEXT_FEATURE_NAMES))) throw new Error(`model in ${dir} has a context stage trained with a different feature set`);
+  const contextFeatures = FEATURE_NAMES.length + CONTEXT_FEATURE_NAMES.length;
+  let model: LamrModel;
   let context: LamrModel | undefined;
-  if (raw.context !== undefined) {
-    const c = raw.context;
-    if (!c || !sameNames(c.features, CONTEXT_FEATURE_NAMES)) throw new Error(`model in ${dir} has a context stage trained with a different feature set`);
-    context = stage(dir, 'context stage', c, FEATURE_NAMES.length + c.features.length);
+  if (raw.format === MODEL_FORMAT_V1) {
+    model = stage(dir, 'model', raw, FEATURE_NAMES.length, blobParams(dir, 'model', raw));
+    if (c) context = stage(dir, 'context stage', c, contextFeatures, blobParams(dir, 'context stage', c));
+  } else {
+    // one Float32 file: the first stage's parameters, then the context stage's
+    shape(dir, 'model', raw);
+    if (c) shape(dir, 'context stage', c);
+    const n1 = makeLayout(FEATURE_NAMES.length, raw.hidden).size;
+    const n2 = c ? makeLayout(contextFeatures, c.hidden).size : 0;
+    const file = join(dir, typeof raw.weights === 'string' ? raw.weights : WEIGHTS_FILE);
+    if (!existsSync(file)) throw new Error(`model in ${dir}: its weights file ${file} is missing`);
+    const bytes = readFileSync(file);
+    if (bytes.byteLength !== 4 * (n1 + n2))
+      throw new Error(`${file} holds ${bytes.byteLength / 4} parameters, expected ${n1}${c ? ` + ${n2}` : ''} (truncated or corrupt weights?)`);
+    const all = readFloat32(bytes);
+    model = stage(dir, 'model', raw, FEATURE_NAMES.length, all.slice(0, n1));
+    if (c) context = stage(dir, 'context stage', c, contextFeatures, all.slice(n1));
   }
   checkNumber(dir, 'threshold', raw.threshold, (x) => x > 0 && x <= 1, 'a number in (0, 1]');
   if (raw.stage1Threshold !== undefined) checkNumber(dir, 'stage1Threshold', raw.stage1Threshold, (x) => x > 0 && x <= 1, 'a number in (0, 1]');
@@ -111,9 +177,9 @@ export function loadModel(dir: string): LoadedModel {
     checkNumber(dir, 'lift.alpha', lift?.alpha, (x) => x >= 0, 'a number >= 0');
   }
   // a model may share another model's bridge table (same training data): "bridge": "../default/bridge.json"
-  const bridgePath = typeof raw.bridge === 'string' ? join(dir, raw.bridge) : join(dir, 'bridge.json');
+  const bridgePath = bridgeFile(dir, raw);
   if (!existsSync(bridgePath)) throw new Error(`model in ${dir}: its bridge table ${bridgePath} is missing`);
-  const bridge = bridgeFromJson(checkBridge(bridgePath, readJson(bridgePath)));
+  const bridge = bridgePath.endsWith('.bin') ? unpackBridge(readFileSync(bridgePath), bridgePath) : bridgeFromJson(checkBridge(bridgePath, readJson(bridgePath)));
   const { params: _p, context: _c, ...header } = raw;
   return { header, model, bridge, ...(context ? { context } : {}) };
 }
@@ -135,18 +201,27 @@ function checkNumber(dir: string, key: string, value: unknown, ok: (x: number) =
   if (typeof value !== 'number' || !Number.isFinite(value) || !ok(value)) throw new Error(`model in ${dir}: ${key} ${JSON.stringify(value) ?? 'missing'} is not ${want}`);
 }
 
-/** One stage's weights: a hidden size, a mode, and a base64 blob of exactly the right number of finite parameters. */
-function stage(dir: string, what: string, s: { hidden?: unknown; mode?: unknown; params?: unknown }, features: number): LamrModel {
+/** A stage's hidden size and mode. */
+function shape(dir: string, what: string, s: { hidden?: unknown; mode?: unknown }): asserts s is { hidden: number; mode: ModelMode } {
   if (!Number.isInteger(s.hidden) || (s.hidden as number) < 1) throw new Error(`${what} in ${dir}: hidden size ${JSON.stringify(s.hidden)} is not a positive integer`);
   if (s.mode !== 'lamr' && s.mode !== 'single') throw new Error(`${what} in ${dir}: unknown mode ${JSON.stringify(s.mode)}`);
+}
+
+/** skim-lamr/1: a stage's parameters as a base64 Float32 blob inside model.json. */
+function blobParams(dir: string, what: string, s: { params?: unknown }): Float64Array {
   if (typeof s.params !== 'string') throw new Error(`${what} in ${dir} has no parameters`);
   if (Buffer.byteLength(s.params, 'base64') % 4 !== 0) throw new Error(`${what} in ${dir}: the parameter blob is not a whole number of float32 values (truncated?)`);
-  const p = fromBlob(s.params);
-  const expected = makeLayout(features, s.hidden as number).size;
+  return fromBlob(s.params);
+}
+
+/** One stage: a hidden size, a mode, and exactly the right number of finite parameters. */
+function stage(dir: string, what: string, s: { hidden?: unknown; mode?: unknown }, features: number, p: Float64Array): LamrModel {
+  shape(dir, what, s);
+  const expected = makeLayout(features, s.hidden).size;
   if (p.length !== expected) throw new Error(`${what} in ${dir} has ${p.length} parameters, expected ${expected} (truncated or corrupt weights?)`);
   const bad = p.findIndex((x) => !Number.isFinite(x));
   if (bad >= 0) throw new Error(`${what} in ${dir}: weight ${bad} is ${p[bad]} (weights must be finite numbers)`);
-  return new LamrModel(features, s.hidden as number, s.mode, p);
+  return new LamrModel(features, s.hidden, s.mode, p);
 }
 
 /** A bridge table: query term -> [code term, finite weight] pairs, and a finite prior per code term. */

@@ -8,6 +8,7 @@
  * Mode 'single' is the SWE-Pruner-style ablation: gate fixed to the semantic head, rubric loss off.
  */
 import { type CrfParams, marginals, nllAndGrad, unaryFromEmissions, viterbi } from './crf.js';
+import { type HiddenKernel, hiddenKernel } from './hiddenWasm.js';
 
 export type ModelMode = 'lamr' | 'single';
 
@@ -166,9 +167,10 @@ export class LamrModel {
    * every line (query- and file-level features) are added to the bias once instead of once per
    * line; each line then gathers its non-zero features (about 40%) and accumulates eight hidden
    * units at a time in locals over a transposed W1. Every unit sums bias + features in feature
-   * order, so the result does not depend on the blocking.
+   * order, so the result does not depend on the blocking. With `kernel` (default: the WebAssembly
+   * one when it compiled) the sums are made there instead, the same sums in the same order.
    */
-  hidden(X: Float64Array | Float32Array, n: number): Float64Array {
+  hidden(X: Float64Array | Float32Array, n: number, kernel: HiddenKernel | null = hiddenKernel()): Float64Array {
     const { F, H } = this.L;
     const p = this.p;
     const W1 = this.L.W1;
@@ -184,6 +186,12 @@ export class LamrModel {
       else if (v !== 0) for (let j = 0; j < H; j++) bias[j] += WT[f * H + j] * v;
     }
     const h = new Float64Array(n * H);
+    // the same sums in WebAssembly (./hiddenWasm.ts) when it is there; tanh here either way
+    const pre = n > 0 && kernel ? kernel.preActivations(X, n, F, Int32Array.from(varying), WT, H, bias) : null;
+    if (pre) {
+      for (let k = 0; k < n * H; k++) h[k] = tanh(pre[k]);
+      return h;
+    }
     const rowAt = new Int32Array(varying.length); // offsets into WT of this line's non-zero features
     const val = new Float64Array(varying.length);
     const H8 = H - (H % 8);

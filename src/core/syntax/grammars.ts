@@ -43,7 +43,9 @@ export function grammarWasmPath(language: string): string {
 }
 
 function initRuntime(): Promise<void> {
-  initPromise ??= Parser.init();
+  // the runtime's .wasm named by package resolution, not found next to the JavaScript that loads
+  // it: the same file whether web-tree-sitter runs from node_modules or from the bundle (dist/skim-read.cjs)
+  initPromise ??= Parser.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
   return initPromise;
 }
 

@@ -1,9 +1,10 @@
 /**
  * Token counting with a real tokenizer (o200k_base, as used by current OpenAI models; close
- * enough to other BPE vocabularies for budgets). Per-line counts are cached: tool outputs repeat
- * lines a lot (blank lines, closers), and budget search counts lines many times.
+ * enough to other BPE vocabularies for budgets), counted from a binary vocabulary (./o200k.ts).
+ * Per-line counts are cached: tool outputs repeat lines a lot (blank lines, closers), and budget
+ * search counts lines many times.
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200k } from './o200k.js';
 
 /** Above this many characters text is encoded in line-aligned chunks. */
 const CHUNK_CHARS = 100_000;
@@ -12,13 +13,11 @@ const LONG_RUN = 2_000;
 /** Long runs of whitespace are counted exactly in pieces this long (each piece's BPE is cheap). */
 const PIECE = 1_000;
 /**
- * Special-token strings in a file (`<|endoftext|>`, `<|im_start|>`) are ordinary text: the
- * tokenizer's default refuses them (throws), and allowing them would count each as one token.
+ * Exact o200k count. Special-token strings in a file (`<|endoftext|>`, `<|im_start|>`) are
+ * ordinary text: counted as such, never as one special token, never an error (./o200k.ts).
  */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
-
 function exact(text: string): number {
-  return countO200k(text, AS_TEXT);
+  return countO200k(text);
 }
 
 export function countTokens(text: string): number {

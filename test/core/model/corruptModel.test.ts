@@ -30,20 +30,23 @@ function corrupted(edit: (dir: string, model: Record<string, unknown>) => Record
   return dir;
 }
 
-const nanBlob = (blob: string) => {
-  const p = new Float32Array(Uint8Array.from(Buffer.from(blob, 'base64')).buffer);
-  p.fill(NaN, 0, 10);
-  return Buffer.from(p.buffer).toString('base64');
+/** NaN into weights.bin (little-endian Float32: the first stage, then the context stage) from parameter `at` on. */
+const nanWeights = (dir: string, at: number) => {
+  const file = join(dir, 'weights.bin');
+  const p = new Float32Array(Uint8Array.from(readFileSync(file)).buffer);
+  p.fill(NaN, at, at + 10);
+  writeFileSync(file, new Uint8Array(p.buffer));
 };
 
 const CASES: [string, () => string, RegExp][] = [
-  ['NaN weights', () => corrupted((_, m) => ({ ...m, params: nanBlob(m.params as string) })), /weight 0 is NaN/],
-  ['NaN weights in the context stage', () => corrupted((_, m) => ({ ...m, context: { ...(m.context as object), params: nanBlob((m.context as { params: string }).params) } })), /context stage .*NaN/],
+  ['NaN weights', () => corrupted((dir) => nanWeights(dir, 0)), /weight 0 is NaN/],
+  ['NaN weights in the context stage', () => corrupted((dir, m) => nanWeights(dir, m.paramCount as number)), /context stage .*NaN/],
   ['a threshold of "abc"', () => corrupted((_, m) => ({ ...m, threshold: 'abc' })), /threshold "abc" is not a number in \(0, 1\]/],
   ['a threshold of 5', () => corrupted((_, m) => ({ ...m, threshold: 5 })), /threshold 5 is not a number in \(0, 1\]/],
   ['a threshold of 0', () => corrupted((_, m) => ({ ...m, threshold: 0 })), /threshold 0 is not/],
   ['renamed features', () => corrupted((_, m) => ({ ...m, features: (m.features as string[]).map((f, i) => (i === 3 ? 'something_else' : f)) })), /different feature set/],
-  ['a truncated parameter blob', () => corrupted((_, m) => ({ ...m, params: (m.params as string).slice(0, 4000) })), /parameters, expected/],
+  ['a truncated weights file', () => corrupted((dir) => writeFileSync(join(dir, 'weights.bin'), readFileSync(join(dir, 'weights.bin')).subarray(0, 4000))), /weights\.bin holds 1000 parameters, expected/],
+  ['a missing weights file', () => corrupted((dir) => rmSync(join(dir, 'weights.bin'))), /weights file .*weights\.bin is missing/],
   [
     'a truncated model.json',
     () =>
@@ -55,9 +58,15 @@ const CASES: [string, () => string, RegExp][] = [
   ],
   ['a binary model.json', () => corrupted((dir) => writeFileSync(join(dir, 'model.json'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))), /not valid JSON/],
   [
-    'a truncated bridge.json',
+    'a truncated bridge.bin',
+    () => corrupted((dir) => writeFileSync(join(dir, 'bridge.bin'), readFileSync(join(dir, 'bridge.bin')).subarray(0, 100_000))),
+    /bridge\.bin is not a valid packed bridge table: .*truncated/,
+  ],
+  [
+    'a truncated bridge.json (no bridge.bin)',
     () =>
       corrupted((dir) => {
+        rmSync(join(dir, 'bridge.bin'));
         const text = readFileSync(join(dir, 'bridge.json'), 'utf8');
         writeFileSync(join(dir, 'bridge.json'), text.slice(0, 1000));
       }),

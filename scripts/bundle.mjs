@@ -1,0 +1,59 @@
+/**
+ * Bundles the read commands (src/cli/readMain.ts, as compiled in dist/) into dist/skim-read.cjs
+ * and makes its V8 code cache (dist/skim-read.cjs.cache) by running prune, cat and grep once each
+ * (src/cli/launch.ts loads both; BENCHMARKS.md, "Start-up"). Part of `npm run build`, after tsc.
+ * web-tree-sitter is bundled too (grammars.ts tells it where its .wasm is).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'dist');
+const out = path.join(dist, 'skim-read.cjs');
+const cache = `${out}.cache`;
+rmSync(cache, { force: true });
+
+await build({
+  entryPoints: [path.join(dist, 'cli', 'readMain.js')],
+  outfile: out,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // ES modules are strict; so is the bundle. import.meta.url is the bundle's own URL (dist/, as the modules' was)
+  banner: { js: `"use strict";\nconst __skimMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
+  define: { 'import.meta.url': '__skimMetaUrl' },
+  external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+  // web-tree-sitter's CommonJS build (its ES module build locates itself through import.meta);
+  // its import('fs/promises') becomes a require, as vm.Script has no module loader
+  plugins: [{
+    name: 'web-tree-sitter-cjs',
+    setup(b) {
+      b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: path.join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') }));
+    },
+  }],
+  supported: { 'dynamic-import': false },
+  logLevel: 'warning',
+});
+// a dynamic import() left in the bundle would need a module loader that vm.Script does not give
+const text = readFileSync(out, 'utf8');
+const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+if (/\bimport\(/.test(code)) throw new Error(`${out}: a dynamic import() was left in the bundle`);
+
+// the code cache: every function these runs compile (each run starts from the previous run's cache)
+const q = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
+const env = { ...process.env, SKIM_WRITE_CODE_CACHE: '1' };
+for (const k of ['SKIM_NO_BUNDLE', 'SKIM_SESSION', 'SKIM_TASK']) delete env[k];
+for (const args of [
+  ['prune', 'examples/logging.py', '--query', q],
+  ['prune', 'examples/logging.py', '--query', q, '--ratio', '4'],
+  ['cat', 'examples/logging.py', '--focus', q],
+  ['grep', '-C', '3', 'records', 'examples', '--focus', q],
+]) {
+  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'skim.js'), ...args], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`skim ${args[0]} failed while making the code cache (exit ${r.status})`);
+}
+if (!existsSync(cache)) throw new Error(`${cache} was not written`);
+console.log(`${path.relative(root, out)}: ${(text.length / 1024).toFixed(0)} KB, code cache ${(readFileSync(cache).length / 1024).toFixed(0)} KB`);

@@ -1,0 +1,184 @@
+/**
+ * o200k_base token counts, the same as gpt-tokenizer's `countTokens(text, { disallowedSpecial:
+ * new Set() })` (special-token strings count as the text they are), from the binary vocabulary in
+ * assets/o200k_base.bin (./o200kTable.ts). The pre-token split is gpt-tokenizer's own regular
+ * expression; a pre-token that is a token counts 1, any other is byte-pair merged as
+ * gpt-tokenizer does it, lookups included (see `pairRank`). When the table is missing or
+ * unreadable, gpt-tokenizer itself counts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { findToken, KIND_BYTES, KIND_STRING, type O200kTable, readO200kTable } from './o200kTable.js';
+
+/** assets/o200k_base.bin of this package, found from this module's location (src/ via tsx, dist/). */
+export function o200kTablePath(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let k = 0; k < 6; k++) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'assets', 'o200k_base.bin');
+    dir = dirname(dir);
+  }
+  return null;
+}
+
+let table: O200kTable | null | undefined;
+/** gpt-tokenizer's pre-token split (a copy: its `lastIndex` is ours). */
+const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+let fallback: ((text: string) => number) | undefined;
+
+function loadTable(): O200kTable | null {
+  const file = o200kTablePath();
+  try {
+    return file ? readO200kTable(readFileSync(file)) : null;
+  } catch {
+    return null;
+  }
+}
+
+function gptTokenizerCount(): (text: string) => number {
+  const require = createRequire(import.meta.url);
+  const { countTokens } = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: (t: string, o: object) => number };
+  const opts = { disallowedSpecial: new Set<string>() };
+  return (text) => countTokens(text, opts);
+}
+
+/** Tokens of `text` under o200k_base, special-token strings counted as text. */
+export function countO200k(text: string): number {
+  if (table === undefined) table = loadTable();
+  if (table === null) return (fallback ??= gptTokenizerCount())(text);
+  split.lastIndex = 0;
+  let n = 0;
+  for (let m = split.exec(text); m !== null; m = split.exec(text)) n += countPiece(table, m[0]);
+  return n;
+}
+
+let scratch = new Uint8Array(1024);
+const encoder = new TextEncoder();
+/**
+ * Pre-token -> its token count, bounded. Code repeats its pre-tokens (names, indentation,
+ * punctuation): a map hit costs less than encoding and hashing the piece again, above all
+ * while the process is young and the lookup code has not been optimized yet.
+ */
+const pieceCache = new Map<string, number>();
+const PIECE_CACHE_MAX = 100_000;
+
+/** UTF-8 bytes of `s` into `scratch`; their count. Lone surrogates become U+FFFD, as TextEncoder does. */
+function encodeScratch(s: string): number {
+  if (scratch.length < s.length * 3) scratch = new Uint8Array(s.length * 3 + 1024);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return encoder.encodeInto(s, scratch).written;
+    scratch[i] = c;
+  }
+  return s.length;
+}
+
+function countPiece(t: O200kTable, piece: string): number {
+  let n = pieceCache.get(piece);
+  if (n !== undefined) return n;
+  const len = encodeScratch(piece);
+  // gpt-tokenizer first looks the whole pre-token up as a string (a lone surrogate never matches)
+  const r = findToken(t, scratch, 0, len);
+  n = r >= 0 && t.kinds[r] === KIND_STRING && (len === piece.length || isWellFormed(piece)) ? 1 : mergeCount(t, scratch.subarray(0, len));
+  if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.delete(pieceCache.keys().next().value as string);
+  pieceCache.set(piece, n);
+  return n;
+}
+
+/** No lone surrogate (String.prototype.isWellFormed, which the ES2022 library types lack). */
+function isWellFormed(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c >= 0xdc00) return false;
+    const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+    if (d < 0xdc00 || d > 0xdfff) return false;
+    i++;
+  }
+  return true;
+}
+
+/**
+ * Byte-pair merging as gpt-tokenizer's `bytePairMerge`: repeatedly join the adjacent pair of
+ * lowest rank (the leftmost on ties) until no adjacent pair is a token; the count of the parts.
+ */
+function mergeCount(t: O200kTable, piece: Uint8Array): number {
+  const starts: number[] = [];
+  const ranks: number[] = [];
+  const rankOf = (a: number, b: number | undefined): number => (b === undefined ? Infinity : pairRank(t, piece, a, b));
+  for (let i = 0; i <= piece.length; i++) {
+    starts.push(i);
+    ranks.push(i < piece.length - 1 ? pairRank(t, piece, i, i + 2) : Infinity);
+  }
+  while (starts.length > 1) {
+    let lowest = Infinity;
+    let at = -1;
+    for (let i = 0; i < ranks.length - 1; i++) {
+      if (ranks[i] < lowest) {
+        lowest = ranks[i];
+        at = i;
+      }
+    }
+    if (lowest === Infinity || at === -1) break;
+    starts.splice(at + 1, 1);
+    ranks.splice(at, 1);
+    ranks[at] = rankOf(starts[at], starts[at + 2]);
+    if (at > 0) ranks[at - 1] = rankOf(starts[at - 1], starts[at + 1]);
+  }
+  return starts.length - 1;
+}
+
+/**
+ * The rank gpt-tokenizer finds for bytes[a, b) while merging (`getBpeRankFromBytes`): bytes that
+ * are valid UTF-8 are decoded (TextDecoder drops a leading byte-order mark) and looked up among
+ * the string tokens; other bytes among the byte tokens. Infinity when there is none.
+ */
+function pairRank(t: O200kTable, bytes: Uint8Array, a: number, b: number): number {
+  if (isValidUtf8(bytes, a, b)) {
+    if (b - a >= 3 && bytes[a] === 0xef && bytes[a + 1] === 0xbb && bytes[a + 2] === 0xbf) a += 3;
+    const r = findToken(t, bytes, a, b);
+    return r >= 0 && t.kinds[r] === KIND_STRING ? r : Infinity;
+  }
+  const r = findToken(t, bytes, a, b);
+  return r >= 0 && t.kinds[r] === KIND_BYTES ? r : Infinity;
+}
+
+/** gpt-tokenizer's `isValidUTF8` (utfUtil.js), on bytes[start, end). */
+function isValidUtf8(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  while (i < end) {
+    const byte1 = bytes[i];
+    let numBytes: number;
+    let codePoint: number;
+    if (byte1 <= 127) {
+      i++;
+      continue;
+    } else if ((byte1 & 224) === 192) {
+      numBytes = 2;
+      codePoint = byte1 & 31;
+      if (byte1 <= 193) return false;
+    } else if ((byte1 & 240) === 224) {
+      numBytes = 3;
+      codePoint = byte1 & 15;
+    } else if ((byte1 & 248) === 240) {
+      numBytes = 4;
+      codePoint = byte1 & 7;
+      if (byte1 > 244) return false;
+    } else return false;
+    if (i + numBytes > end) return false;
+    for (let j = 1; j < numBytes; j++) {
+      const byte = bytes[i + j];
+      if ((byte & 192) !== 128) return false;
+      codePoint = (codePoint << 6) | (byte & 63);
+    }
+    if (numBytes === 2 && codePoint < 128) return false;
+    if (numBytes === 3 && codePoint < 2048) return false;
+    if (numBytes === 4 && codePoint < 65536) return false;
+    if (codePoint >= 55296 && codePoint <= 57343) return false;
+    if (codePoint > 1114111) return false;
+    i += numBytes;
+  }
+  return true;
+}

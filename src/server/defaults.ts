@@ -1,0 +1,7 @@
+/** Server limits by default (a module of its own: `skim serve --help` shows them without loading the server). */
+export const DEFAULTS = {
+  maxBodyBytes: 8 * 1024 * 1024,
+  timeoutMs: 10_000,
+  maxConcurrent: 2,
+  maxQueue: 64,
+};

@@ -1,0 +1,53 @@
+/**
+ * bin/skim.js runs the read commands from the bundle (dist/skim-read.cjs, made by `npm run build`)
+ * with its code cache: the same bytes out, the same exit codes, as the modules themselves
+ * (SKIM_NO_BUNDLE=1). Needs a built dist/, as bin/skim.js does.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const BIN = path.join(ROOT, 'bin/skim.js');
+const built = existsSync(path.join(ROOT, 'dist/skim-read.cjs'));
+const Q = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
+
+function skim(args: string[], bundle: boolean, input?: string) {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('SKIM_')) delete env[k];
+  if (!bundle) env.SKIM_NO_BUNDLE = '1';
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, input, encoding: 'utf8' });
+  return { out: r.stdout, err: r.stderr.replace(/\d+(\.\d+)? ms/g, 'N ms'), code: r.status };
+}
+
+describe.skipIf(!built)('the bundled read commands', () => {
+  const cases: [string, string[], string?][] = [
+    ['prune, threshold mode', ['prune', 'examples/logging.py', '--query', Q]],
+    ['prune at ratio 4, --json without the time', ['prune', 'examples/logging.py', '--query', Q, '--ratio', '4', '--json']],
+    ['prune from stdin', ['prune', '-', '--query', Q, '--tokens', '800'], readFileSync(path.join(ROOT, 'examples/logging.py'), 'utf8')],
+    ['cat --focus on two files', ['cat', 'examples/logging.py', 'examples/playground-lru_cache.go', '--focus', Q]],
+    ['grep --focus', ['grep', '-C', '3', 'records', 'examples', '--focus', Q]],
+    ['grep with no match', ['grep', 'no-such-text-anywhere', 'examples']],
+    ['rank', ['rank', '--query', Q, 'examples/logging.py', 'examples/playground-rate_limiter.ts']],
+    ['prune --help', ['prune', '--help']],
+    ['a usage error', ['prune', '--ratio', '0', 'examples/logging.py']],
+    ['a missing file', ['cat', 'examples/none.py', '--focus', Q]],
+  ];
+  for (const [what, args, input] of cases) {
+    it(`${what}: the same output and exit code`, () => {
+      const a = skim(args, true, input);
+      const b = skim(args, false, input);
+      const json = (s: string) => s.replace(/"ms":[0-9.e-]+/g, '"ms":0');
+      expect(json(a.out)).toBe(json(b.out));
+      expect(a.err).toBe(b.err);
+      expect(a.code).toBe(b.code);
+    });
+  }
+
+  it('the code cache was made for this bundle', () => {
+    const cache = readFileSync(path.join(ROOT, 'dist/skim-read.cjs.cache'));
+    expect(cache.toString('latin1', 0, 18)).toBe('skim-code-cache-1\n');
+    expect(cache.length).toBeGreaterThan(100_000);
+  });
+});
