@@ -5,10 +5,7 @@
  * line of the item it belongs to (so an omitted item takes them with it).
  */
 import type { Node } from 'web-tree-sitter';
-import { splitLines } from '../../src/core/ingest/ingest.js';
-import { ensureGrammar, loadedParser } from '../../src/core/syntax/grammars.js';
-import { normalizeLanguage } from '../../src/core/syntax/languages.js';
-import { parseText } from '../../src/core/syntax/parse.js';
+import { withTree } from './parseTree.js';
 
 /** Node types that attach to the item after them. */
 const ATTACHMENTS = new Set([
@@ -46,14 +43,7 @@ function isDocComment(node: Node, language: string): boolean {
  * nothing when the attachment documents nothing in the input. Null when there is no grammar.
  */
 export async function attachmentItems(code: string, language: string): Promise<Map<number, number> | null> {
-  const lang = normalizeLanguage(language);
-  if (!(await ensureGrammar(lang))) return null;
-  const parser = loadedParser(lang);
-  if (!parser) return null;
-  const texts = splitLines(code).lines.map((l) => l.text);
-  const tree = parseText(parser, texts.join('\n'), lang);
-  if (!tree) return null;
-  try {
+  return withTree(code, language, (tree, texts, lang) => {
     const attachments: Node[] = [];
     const leaves: { start: number; row: number; type: string; attached: boolean }[] = [];
     const visit = (node: Node, inside: boolean) => {
@@ -86,9 +76,7 @@ export async function attachmentItems(code: string, language: string): Promise<M
       }
     }
     return out;
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 /** Kept attachment lines (0-based) whose item is not kept. */

@@ -5,10 +5,7 @@
  * header line of that clause, and of every clause around that one.
  */
 import type { Node } from 'web-tree-sitter';
-import { splitLines } from '../../src/core/ingest/ingest.js';
-import { ensureGrammar, loadedParser } from '../../src/core/syntax/grammars.js';
-import { normalizeLanguage } from '../../src/core/syntax/languages.js';
-import { parseText } from '../../src/core/syntax/parse.js';
+import { withTree } from './parseTree.js';
 
 /** Clause node types of the twelve grammars (their first row is the clause header). */
 const CLAUSE_TYPES = new Set([
@@ -51,14 +48,7 @@ function collectClauses(root: Node): Clause[] {
  * header itself whose first character lies inside the clause). Null when there is no grammar.
  */
 export async function clauseHeaderChains(code: string, language: string): Promise<number[][] | null> {
-  const lang = normalizeLanguage(language);
-  if (!(await ensureGrammar(lang))) return null;
-  const parser = loadedParser(lang);
-  if (!parser) return null;
-  const texts = splitLines(code).lines.map((l) => l.text);
-  const tree = parseText(parser, texts.join('\n'), lang);
-  if (!tree) return null;
-  try {
+  return withTree(code, language, (tree, texts) => {
     const chains: number[][] = texts.map(() => []);
     for (const { header, node } of collectClauses(tree.rootNode)) {
       const end = node.endPosition;
@@ -71,9 +61,7 @@ export async function clauseHeaderChains(code: string, language: string): Promis
       }
     }
     return chains;
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 /** Kept lines (0-based) shown without the header of a clause that contains them: "line 12 without its clause header 9". */
