@@ -66,7 +66,7 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     import('../../bench/report.js'),
     import('../../bench/plot.js'), // light: vega itself loads only for --plot
   ]);
-  let methods, budgets, limit: number | undefined;
+  let methods, budgets;
   try {
     methods = resolveMethods(o.methods);
     budgets = o.budgets.split(',').filter((s) => s.trim()).map(parseBudget);
@@ -74,15 +74,8 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     throw new UsageError((e as Error).message);
   }
   if (budgets.length === 0) throw new UsageError('give at least one budget, e.g. --budgets adaptive,4,8');
-  if (o.limit !== undefined) {
-    limit = Number(o.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
-  }
-  let records: WriteStream | undefined;
-  if (o.records) {
-    await mkdir(dirname(o.records), { recursive: true });
-    records = createWriteStream(o.records);
-  }
+  const limit = parseLimit(o.limit);
+  const records = await openRecords(o.records);
   const report = await runBench({
     cases: o.cases,
     methods,
@@ -90,14 +83,32 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     limit,
     progress: progressBar(),
     onError: (msg) => process.stderr.write(`warning: ${msg}\n`),
-    onRecord: records ? (r) => records.write(JSON.stringify(r) + '\n') : undefined,
+    onRecord: records?.write,
   });
-  if (records) await new Promise((resolve) => records.end(resolve));
+  await records?.close();
   const md = toMarkdown(report);
   if (o.json) await writeOut(o.json, JSON.stringify(report, null, 2) + '\n');
   if (o.md) await writeOut(o.md, md);
   else process.stdout.write(md);
   if (o.plot) await writeOut(o.plot, await renderPlotSvg(report.results));
+}
+
+function parseLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, got "${value}"`);
+  return limit;
+}
+
+/** --records: one JSON line per measurement, or nothing without the option. */
+async function openRecords(path: string | undefined): Promise<{ write: (r: object) => void; close: () => Promise<void> } | undefined> {
+  if (!path) return undefined;
+  await mkdir(dirname(path), { recursive: true });
+  const out: WriteStream = createWriteStream(path);
+  return {
+    write: (r) => void out.write(JSON.stringify(r) + '\n'),
+    close: () => new Promise<void>((resolve) => out.end(resolve)),
+  };
 }
 
 async function trajectoryBench(o: BenchCliOptions): Promise<void> {
@@ -112,13 +123,8 @@ async function trajectoryBench(o: BenchCliOptions): Promise<void> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const limit = o.limit === undefined ? undefined : Number(o.limit);
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw new UsageError(`--limit must be a positive integer, got "${o.limit}"`);
-  let records: WriteStream | undefined;
-  if (o.records) {
-    await mkdir(dirname(o.records), { recursive: true });
-    records = createWriteStream(o.records);
-  }
+  const limit = parseLimit(o.limit);
+  const records = await openRecords(o.records);
   const pruner = createPruner();
   let md = '';
   const reports = [];
@@ -129,12 +135,12 @@ async function trajectoryBench(o: BenchCliOptions): Promise<void> {
       prune: (req) => pruner.prune(req),
       limit,
       progress: progressBar(),
-      onRead: records ? (r) => records.write(JSON.stringify(r) + '\n') : undefined,
+      onRead: records?.write,
     });
     reports.push(report);
     md += trajectoryMarkdown(report);
   }
-  if (records) await new Promise((resolve) => records.end(resolve));
+  await records?.close();
   if (o.json) await writeOut(o.json, JSON.stringify(reports, null, 2) + '\n');
   if (o.md) await writeOut(o.md, md);
   else process.stdout.write(md);
