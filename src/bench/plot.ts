@@ -140,3 +140,35 @@ export async function renderTrajectoryPlotSvg(reports: import('./trajectoryBench
   };
   return renderSvg(spec);
 }
+
+/** One threshold of `scripts/threshold-curve.ts`: what threshold mode at τ keeps and costs. */
+export interface ThresholdPoint {
+  scale: number;
+  tau: number;
+  recall: number;
+  allKept: number;
+  goldCompression: number;
+  distractorCompression: number;
+  tokensPerQuery: number;
+  unprunedPerQuery: number;
+}
+
+/** Threshold mode's trade-off: answer lines kept (x) against tokens an agent reads per query, re-reads included (y). */
+export async function renderThresholdCurveSvg(points: ThresholdPoint[]): Promise<string> {
+  const values = points.map((p) => ({ ...p, label: `x${p.scale}` }));
+  const unpruned = points[0]?.unprunedPerQuery ?? 0;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: 'Threshold mode: answer lines kept against tokens read (re-reads included)',
+    data: { values },
+    width: 360,
+    height: 240,
+    background: 'white',
+    layer: [
+      { mark: { type: 'rule', color: '#999', strokeDash: [4, 4] }, encoding: { y: { datum: unpruned } } },
+      { mark: { type: 'line', point: true }, encoding: { x: { field: 'recall', type: 'quantitative', title: 'answer lines kept', scale: { zero: false } }, y: { field: 'tokensPerQuery', type: 'quantitative', title: 'tokens read per query' } } },
+      { mark: { type: 'text', dy: -10 }, encoding: { x: { field: 'recall', type: 'quantitative' }, y: { field: 'tokensPerQuery', type: 'quantitative' }, text: { field: 'label' } } },
+    ],
+  };
+  return renderSvg(spec);
+}

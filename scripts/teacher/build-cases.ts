@@ -1,0 +1,132 @@
+/**
+ * Turns teacher labels (data/teacher/labels.jsonl: one query per line with `keep`/`support`
+ * ranges over a file at a pinned commit) into training cases in the layout of
+ * ../shared/data/teacher-train.jsonl.gz: the labelled file as `gold` (gold_lines = keep,
+ * support_lines = support minus keep) and another labelled file of the same repository as
+ * `distractor`. File contents come from bare git mirrors at the recorded commits
+ * (`<mirrors>/<owner>+<name>/repo`, e.g. `git clone --mirror https://github.com/<owner>/<name>`).
+ *
+ *   npx tsx scripts/teacher/build-cases.ts --labels data/teacher/labels.jsonl \
+ *     --mirrors /work/.mirror --out .scratch/teacher-extra.jsonl.gz
+ *
+ * Labels that fail a check (a range outside the file, an empty answer, an unknown task type, a
+ * missing mirror) are left out and counted; nothing is repaired silently.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { hash32, splitLines } from '../../src/train/datasets.js';
+
+export const TASK_TYPES = new Set([
+  'code-locate', 'code-explain', 'code-debug', 'feature-addition', 'code-refactor', 'code-optimize',
+  'find-relevant-part', 'code-summarize', 'issue-bug', 'issue-feature',
+]);
+
+export interface TeacherLabel {
+  repo: string;
+  commit: string;
+  path: string;
+  lang: string;
+  task_type: string;
+  query: string;
+  keep: [number, number][];
+  support: [number, number][];
+  rationale?: string;
+  batch?: string;
+}
+
+/** 1-based inclusive ranges -> sorted unique line numbers; null when a range is malformed or outside 1..n. */
+export function expandRanges(ranges: unknown, n: number): number[] | null {
+  if (!Array.isArray(ranges)) return null;
+  const out = new Set<number>();
+  for (const r of ranges) {
+    if (!Array.isArray(r) || r.length !== 2) return null;
+    const [s, e] = r as number[];
+    if (!Number.isInteger(s) || !Number.isInteger(e) || s! < 1 || e! < s! || e! > n) return null;
+    for (let i = s!; i <= e!; i++) out.add(i);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Why a label cannot be used, or null when it can. */
+export function labelProblem(l: Partial<TeacherLabel>, fileLines: number): string | null {
+  if (!l.repo || !l.commit || !l.path || !l.lang) return 'missing field';
+  if (!TASK_TYPES.has(l.task_type ?? '')) return 'unknown task type';
+  if (typeof l.query !== 'string' || l.query.trim().length < 15) return 'query too short';
+  const keep = expandRanges(l.keep, fileLines);
+  if (!keep) return 'keep range outside the file';
+  if (keep.length === 0) return 'empty keep';
+  if (keep.length > Math.max(60, fileLines * 0.6)) return 'keep covers most of the file';
+  if (!expandRanges(l.support ?? [], fileLines)) return 'support range outside the file';
+  return null;
+}
+
+function arg(name: string, fallback?: string): string {
+  const i = process.argv.indexOf(name);
+  if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1]!;
+  if (fallback === undefined) throw new Error(`missing ${name}`);
+  return fallback;
+}
+
+function main(): void {
+  const labelsPath = arg('--labels', 'data/teacher/labels.jsonl');
+  const mirrors = arg('--mirrors', '/work/.mirror');
+  const out = arg('--out');
+  const labels = readFileSync(labelsPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as TeacherLabel);
+
+  const contents = new Map<string, string | null>();
+  const content = (l: TeacherLabel): string | null => {
+    const key = `${l.repo}@${l.commit}:${l.path}`;
+    if (!contents.has(key)) {
+      const gitdir = join(mirrors, l.repo.replace('/', '+'), 'repo');
+      let text: string | null = null;
+      if (existsSync(gitdir)) {
+        try {
+          text = execFileSync('git', ['--git-dir', gitdir, 'show', `${l.commit}:${l.path}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+        } catch {
+          text = null;
+        }
+      }
+      contents.set(key, text);
+    }
+    return contents.get(key)!;
+  };
+
+  // Distractors: the other labelled files of the same repository and commit.
+  const filesByRepo = new Map<string, Set<string>>();
+  for (const l of labels) {
+    const k = `${l.repo}@${l.commit}`;
+    filesByRepo.set(k, (filesByRepo.get(k) ?? new Set()).add(l.path));
+  }
+
+  const problems = new Map<string, number>();
+  const lines: string[] = [];
+  let n = 0;
+  for (const l of labels) {
+    const text = content(l);
+    const problem = text === null ? 'file not in a mirror' : labelProblem(l, splitLines(text).length);
+    if (problem) {
+      problems.set(problem, (problems.get(problem) ?? 0) + 1);
+      continue;
+    }
+    const others = [...filesByRepo.get(`${l.repo}@${l.commit}`)!].filter((p) => p !== l.path).sort();
+    const distractorPath = others.length ? others[hash32(`${l.repo}:${l.path}:${l.query}`) % others.length]! : null;
+    const gold = expandRanges(l.keep, Infinity)!;
+    const goldSet = new Set(gold);
+    const support = expandRanges(l.support ?? [], Infinity)!.filter((x) => !goldSet.has(x));
+    const files = [{ path: l.path, role: 'gold', content: text!, gold_lines: gold, anchor_lines: [], support_lines: support, hunks: [] }];
+    const distractor = distractorPath ? content({ ...l, path: distractorPath }) : null;
+    if (distractorPath && distractor !== null) {
+      files.push({ path: distractorPath, role: 'distractor', content: distractor, gold_lines: [], anchor_lines: [], support_lines: [], hunks: [] });
+    }
+    lines.push(JSON.stringify({
+      id: `${l.repo}#x${n++}`, repo: l.repo, base_commit: l.commit, lang: l.lang, task_type: l.task_type, query: l.query, files,
+    }));
+  }
+  writeFileSync(out, out.endsWith('.gz') ? gzipSync(lines.join('\n') + '\n') : lines.join('\n') + '\n');
+  const dropped = [...problems].map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  console.error(`${lines.length} cases from ${labels.length} labels -> ${out}; left out: ${dropped}`);
+}
+
+if (process.argv[1]?.endsWith('build-cases.ts')) main();
