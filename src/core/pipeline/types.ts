@@ -1,14 +1,14 @@
 /**
  * What the stages of prune() hand each other, in order:
  *
- *   readRequest  PruneRequest            -> PruneJob        (query, task, language as read; diagnostics so far)
- *   admit        PruneJob                -> Admitted | Whole (empty, binary, oversized input; token count; mode)
- *   ingestInput  PruneJob, Admitted      -> Ingested        (Document, lines seen before, keep-all triage)
- *   analyse      Document                -> SegmentAnalysis[] (syntax per file)
- *   scoreLines   Ingested, analyses      -> ScoredLines     (keep probability per input line)
- *   planSelection ScoredLines           -> SelectionPlan   (weak files, pinned lines, read policy)
- *   select*      plan, Repairer          -> Selection | Whole (repair runs inside: budgets measure repaired output)
- *   renderResult Selection               -> PruneResult
+ *   readRequest    PruneRequest          -> PruneJob            (query, task, language as read; diagnostics so far)
+ *   admit          PruneJob              -> Admitted | Whole    (empty, binary, oversized input; token count; mode)
+ *   ingestInput    PruneJob, Admitted    -> Ingested            (Document, lines seen before, keep-all triage)
+ *   analyse        Document              -> SegmentAnalysis[]   (syntax per file)
+ *   scoreLines     Ingested, analyses    -> ScoredLines         (keep probability per input line)
+ *   planSelection  ScoredLines           -> SelectionPlan | Whole (weak files, pinned lines, read policy)
+ *   select...      plan, Repairer        -> Selection | Whole   (repair runs inside: a budget holds for repaired output)
+ *   renderResult   Selection             -> PruneResult
  *
  * Every stage appends the problems it finds to PruneJob.diagnostics; a stage that decides the
  * input should come back as it is returns a Whole instead of its hand-off.
