@@ -4,7 +4,7 @@
  * for real and drop the last groups until the rendered output fits. Output tokens include the
  * omission markers, as they do for skim.
  */
-import { countTokens } from '../core/tokens/count.js';
+import { countLineTokens, countTokens } from '../core/tokens/count.js';
 import type { Document } from '../core/types.js';
 import { markerText, renderMask, type Rendered } from './render.js';
 import type { MethodOutput } from './methods/types.js';
@@ -14,19 +14,6 @@ export interface FitOptions {
   stopAtFirstMiss?: boolean;
   /** Groups tried after `groups`, stopping at the first that does not fit (e.g. a truncated window). */
   tail?: number[][];
-}
-
-const lineCache = new Map<string, number>();
-
-/** Tokens of one line with its terminator (an upper bound on its share of a whole text), cached. */
-function lineTokens(line: string): number {
-  let n = lineCache.get(line);
-  if (n === undefined) {
-    if (lineCache.size > 100_000) lineCache.clear();
-    n = countTokens(line + '\n');
-    lineCache.set(line, n);
-  }
-  return n;
 }
 
 /** Incrementally maintained mask with an estimate of the rendered token count. */
@@ -42,7 +29,7 @@ class MaskEstimate {
   ) {
     const n = doc.lines.length;
     this.keep = new Uint8Array(n);
-    this.lineCost = doc.lines.map((l) => lineTokens(l.prefix + l.text));
+    this.lineCost = doc.lines.map((l) => countLineTokens(l.prefix + l.text));
     this.runs = n > 0 ? 1 : 0;
   }
 

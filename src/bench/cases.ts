@@ -15,7 +15,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { splitLines } from './lines.js';
+import { countLines } from '../core/ingest/ingest.js';
 
 export type CaseFormat = 'swebench' | 'goalhint' | 'commit' | 'replay';
 
@@ -60,7 +60,7 @@ export function clusterHunks(lines: number[], gap = HUNK_GAP): number[][] {
 }
 
 function lineCount(code: string): number {
-  return splitLines(code).lines.length;
+  return countLines(code);
 }
 
 /** Sorted unique labels inside [1, n]. */

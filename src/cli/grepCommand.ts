@@ -618,7 +618,7 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
       const { prunerFor } = await import('./io.js');
       const pruner = prunerFor({ scorer: p.scorer, model: p.model });
       const result = await pruner.prune({ code: text, query: p.focus, task: taskOf({ task: p.task }), ratio: p.ratio, tokens: p.tokens, session });
-      for (const w of result.warnings) if (!w.startsWith('no query')) io.stderr(`skim: warning: ${w}\n`);
+      for (const d of result.diagnostics) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
       await io.stdout(result.text);
     }
     return exitStatus(outcome.selected, outcome.errors, p.mode);

@@ -13,6 +13,13 @@
 export const MAX_PRUNE_CHARS = 16 * 1024 * 1024;
 export const MAX_PRUNE_LINES = 200_000;
 
+/**
+ * Inputs smaller than this (lines, or o200k tokens) come back whole in threshold mode: pruning
+ * them saves little and risks a re-read. A budget still prunes them.
+ */
+export const SMALL_INPUT_LINES = 40;
+export const SMALL_INPUT_TOKENS = 500;
+
 /** Beyond these sizes the tree-sitter pass is skipped (indentation/bracket fallback instead). */
 export const MAX_PARSE_CHARS = 4_000_000;
 export const MAX_PARSE_LINES = 60_000;

@@ -3,7 +3,10 @@
  *   ingest -> syntax -> score -> select -> repair -> render
  * Stages hand plain data to each other; nothing here knows about CLI/HTTP/MCP.
  */
+import type { Diagnostic } from './diagnostics.js';
 import type { SessionMemory } from './session/memory.js';
+
+export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 
 /** The shape of the text the agent read. */
 export type InputShape =
@@ -166,7 +169,7 @@ export interface Scorer {
    */
   readonly relativeFloor?: number;
   /** Problems with the scorer itself (the corrupt model it stands in for), repeated on every result. */
-  readonly warnings?: readonly string[];
+  readonly diagnostics?: readonly Diagnostic[];
   score(input: ScoreInput): LineScores;
 }
 
@@ -269,8 +272,10 @@ export interface PruneResult {
   threshold?: number;
   /** Threshold mode: the scorer's calibrated τ, the one a `relativeThreshold` of 0.5 stands for. */
   calibratedThreshold?: number;
-  /** Problems in the content, e.g. "binary input returned unchanged". */
+  /** Problems in the content, e.g. "binary input returned unchanged": the messages of `diagnostics`. */
   warnings: string[];
+  /** The same problems with a stable code each (branch on `code`, show `message`). */
+  diagnostics: Diagnostic[];
   /** Threshold mode: how the read policy judged this read (see core/policy). */
   policy?: string;
   /** Session memory: input lines collapsed because the session was shown them before, unchanged. */

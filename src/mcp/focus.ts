@@ -2,6 +2,8 @@
  * Prune a tool's output for the agent's question, or return it untouched when there is no
  * question, the output is small, or pruning fails (fail open: the agent always gets its text).
  */
+import { countLines } from '../core/ingest/ingest.js';
+import { SMALL_INPUT_LINES } from '../core/limits.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 
 export type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
@@ -11,9 +13,6 @@ export interface ToolContext {
   /** The prune function carries the connection's session memory (see FocusOptions.remembers). */
   remembers?: boolean;
 }
-
-/** Outputs with fewer lines than this are returned whole: pruning them saves little and risks a re-read. */
-export const SMALL_OUTPUT_LINES = 40;
 
 export interface FocusOptions {
   path?: string;
@@ -37,8 +36,8 @@ export async function focus(prune: PruneFn, output: string, question: string | u
   const q = question?.trim() ?? '';
   if (!opts.remembers && opts.maxChars === undefined) {
     if (q === '') return output;
-    const lineCount = output.split('\n').length - (output.endsWith('\n') ? 1 : 0);
-    if (lineCount < SMALL_OUTPUT_LINES) return output;
+    // (prune() would return it whole too; this saves the call)
+    if (countLines(output, SMALL_INPUT_LINES) < SMALL_INPUT_LINES) return output;
   }
   let r: PruneResult;
   try {

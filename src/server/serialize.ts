@@ -4,8 +4,12 @@
  * whole answer body, serialized where the pruning ran (a worker thread).
  */
 import { countLines } from '../core/ingest/ingest.js';
+import { diagnostic } from '../core/diagnostics.js';
+import { estimateTokenCount } from '../core/ingest/admit.js';
+import { queryAsRead } from '../core/pipeline/job.js';
+import { wholeResult } from '../core/pipeline/whole.js';
+import { relativeScore } from '../core/select/threshold.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
-import { estimateTokenCount, queryAsRead, relativeScore } from '../core/prune.js';
 import { countTokens } from '../core/tokens/count.js';
 
 export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string; queryTokens?: number };
@@ -36,28 +40,25 @@ export function answerJson(req: PruneRequest, r: PruneResult, format: AnswerForm
  * the token counts are estimates (`tokensEstimated`), not a tokenizer run over up to 8 MiB.
  */
 export function failOpenResult(req: PruneRequest, message: string, started: number): PruneResultJson {
-  const { n, meta } = failOpenMeta(req, message, started);
-  return { text: req.code, ...meta, keepMask: new Array(n).fill(1) };
+  return { ...resultToJson(failOpenWhole(req, message, started)), error: message };
 }
 
 /** Everything of the fail-open result but its text and line mask (every line kept), and the line count. */
 function failOpenMeta(req: PruneRequest, message: string, started: number): { n: number; meta: Omit<PruneResultJson, 'text' | 'keepMask'> } {
-  const n = countLines(req.code);
-  const tokens = estimateTokenCount(req.code);
-  const meta: Omit<PruneResultJson, 'text' | 'keepMask'> = {
-    kept: n > 0 ? [[1, n]] : [],
-    omitted: [],
-    score: 0,
-    tokensIn: tokens,
-    tokensOut: tokens,
+  const { text: _text, keepMask, ...meta } = failOpenWhole(req, message, started);
+  return { n: keepMask.length, meta: { ...meta, error: message } };
+}
+
+function failOpenWhole(req: PruneRequest, message: string, started: number): PruneResult {
+  return wholeResult(req.code, {
+    tokensIn: estimateTokenCount(req.code),
     tokensEstimated: true,
+    // nothing was scored, nor the language detected
+    score: 0,
     language: req.language ?? 'unknown',
     ms: Date.now() - started,
-    shape: 'raw',
-    warnings: [`not pruned: ${message}`],
-    error: message,
-  };
-  return { n, meta };
+    diagnostics: [diagnostic('not-pruned', `not pruned: ${message}`)],
+  });
 }
 
 /**

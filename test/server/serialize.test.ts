@@ -16,3 +16,21 @@ describe('failOpenPieces', () => {
     }
   });
 });
+
+describe('failOpenResult', () => {
+  it('is the input whole, with the reason as an error, a warning and a not-pruned diagnostic', () => {
+    const r = failOpenResult({ code: 'a\nb\n', language: 'python' }, 'time limit of 10 ms exceeded', Date.now());
+    expect(r).toMatchObject({
+      text: 'a\nb\n',
+      kept: [[1, 2]],
+      omitted: [],
+      keepMask: [1, 1],
+      score: 0,
+      tokensEstimated: true,
+      language: 'python',
+      error: 'time limit of 10 ms exceeded',
+      warnings: ['not pruned: time limit of 10 ms exceeded'],
+      diagnostics: [{ code: 'not-pruned', message: 'not pruned: time limit of 10 ms exceeded' }],
+    });
+  });
+});

@@ -68,7 +68,7 @@ export function registerCat(program: Command): void {
           maxChars: flags.maxChars,
           session,
         });
-        for (const w of result.warnings) if (!w.startsWith('no query')) warn(`${file}: ${w}`);
+        for (const d of result.diagnostics) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
         await writeOut(result.text, encoding);
       }
       return status;

@@ -7,7 +7,9 @@ import { promises as fs } from 'node:fs';
 import readline from 'node:readline';
 import zlib from 'node:zlib';
 import type { Command } from 'commander';
+import { diagnostic } from '../../core/diagnostics.js';
 import { SkimError } from '../../core/errors.js';
+import { wholeResult } from '../../core/pipeline/whole.js';
 import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { SessionMemory } from '../../core/session/memory.js';
@@ -68,9 +70,10 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
   const code = decodeText(buf);
   if (!utf8) {
     // Fail open: the original bytes, untouched.
-    warn('input is not valid UTF-8: returned unchanged');
-    if (flags.json) await writeOut(JSON.stringify(jsonResult(wholeResult(code, 'input is not valid UTF-8: returned unchanged'))) + '\n');
-    else await new Promise<void>((r) => process.stdout.write(buf, () => r()));
+    const why = diagnostic('invalid-utf8', 'input is not valid UTF-8: returned unchanged');
+    warn(why.message);
+    if (!flags.json) await new Promise<void>((r) => process.stdout.write(buf, () => r()));
+    else await writeOut(JSON.stringify(jsonResult(wholeResult(code, { tokensIn: countTokens(code), score: 1, language: 'text', diagnostics: [why] }))) + '\n');
     return 0;
   }
   const req: PruneRequest = {
@@ -116,15 +119,6 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
   if (r.warnings.length) out.warnings = r.warnings;
   if (explain && r.explain) out.explain = r.explain;
   return out;
-}
-
-function wholeResult(code: string, warning: string): PruneResult {
-  const n = code === '' ? 0 : code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
-  const tokens = countTokens(code);
-  return {
-    text: code, kept: n ? [[1, n]] : [], omitted: [], score: 1, tokensIn: tokens, tokensOut: tokens,
-    language: 'text', ms: 0, shape: 'raw', warnings: [warning], keepMask: new Uint8Array(n).fill(1),
-  };
 }
 
 /** A gutter per input line: keep score, semantic-gate share, K(ept)/- and the reason. */

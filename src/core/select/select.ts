@@ -42,7 +42,7 @@ export function segmentThresholds(probs: Float64Array, segments: number[][], thr
   return out;
 }
 
-export interface Materialized {
+export interface Costed {
   /** Token cost of the rendered output for this selection. */
   cost: number;
 }
@@ -54,7 +54,7 @@ export interface Materialized {
  * end avoids one expensive early seed hiding every cheaper selection. Returns k = -1 when even
  * k = 0 does not fit.
  */
-export function selectByBudget<T extends Materialized>(
+export function selectByBudget<T extends Costed>(
   n: number,
   budget: number,
   materialize: (k: number) => T,

@@ -3,6 +3,7 @@
  * `ensureGrammar(language)` was awaited before; otherwise (or on any failure) the fallback index.
  * Synchronous and total: never throws.
  */
+import { type Diagnostic, diagnostic } from '../diagnostics.js';
 import type { SyntaxIndex } from '../types.js';
 import { loadedParser } from './grammars.js';
 import { normalizeLanguage } from './languages.js';
@@ -12,7 +13,17 @@ import { buildFallbackIndex, trivialIndex } from './fallbackIndex.js';
 import { parseText } from './parse.js';
 import { MAX_PARSE_CHARS, MAX_PARSE_DEPTH, MAX_PARSE_LINE, MAX_PARSE_LINES } from '../limits.js';
 
-export { MAX_PARSE_CHARS, MAX_PARSE_LINE } from '../limits.js';
+/** Over MAX_PARSE_CHARS or MAX_PARSE_LINES: too large for the tree-sitter pass. */
+export function tooLargeToParse(chars: number, lines: number): boolean {
+  return chars > MAX_PARSE_CHARS || lines > MAX_PARSE_LINES;
+}
+
+/** The diagnostic of a text indexed by the fallback because of `why` (its size, its depth). */
+export function parseSkipped(why: string): Diagnostic {
+  return diagnostic('parse-skipped', `${why}: indentation/bracket fallback used`);
+}
+
+export const TOO_LARGE_TO_PARSE = 'input too large for a full parse';
 
 /**
  * Why these lines are not worth a tree-sitter parse (the fallback index takes them), or null:
@@ -26,7 +37,7 @@ export function parseRefusal(lines: readonly string[]): { why: string; silent?: 
     size += l.length + 1;
     if (l.length > longest) longest = l.length;
   }
-  if (size > MAX_PARSE_CHARS || lines.length > MAX_PARSE_LINES) return { why: 'input too large for a full parse' };
+  if (tooLargeToParse(size, lines.length)) return { why: TOO_LARGE_TO_PARSE };
   if (longest > MAX_PARSE_LINE) return { why: 'a line too long for a full parse', silent: true };
   if (nestingDepth(lines) > MAX_PARSE_DEPTH) return { why: `nesting deeper than ${MAX_PARSE_DEPTH} levels` };
   return null;
@@ -60,7 +71,7 @@ export function nestingDepth(lines: readonly string[]): number {
 }
 
 /** `notes` receives why a grammar language was not parsed (a too large or too deep input). */
-export function buildSyntaxIndex(lines: string[], language: string, notes?: string[]): SyntaxIndex {
+export function buildSyntaxIndex(lines: string[], language: string, notes?: Diagnostic[]): SyntaxIndex {
   const lang = normalizeLanguage(language);
   try {
     if (!Array.isArray(lines)) return buildFallbackIndex([], lang);
@@ -77,7 +88,7 @@ export function buildSyntaxIndex(lines: string[], language: string, notes?: stri
             tree.delete();
           }
         }
-      } else if (!refusal.silent) notes?.push(`${refusal.why}: indentation/bracket fallback used`);
+      } else if (!refusal.silent) notes?.push(parseSkipped(refusal.why));
     }
     return buildFallbackIndex(lines, lang);
   } catch {

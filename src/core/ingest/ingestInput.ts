@@ -1,0 +1,27 @@
+/**
+ * Ingest stage: the admitted input as a Document (shape, prefixes, per-file segments), the lines
+ * session memory was shown before, and the triage: is there anything to prune for this request?
+ */
+import { diagnostic } from '../diagnostics.js';
+import { SMALL_INPUT_LINES, SMALL_INPUT_TOKENS } from '../limits.js';
+import type { Admitted, Ingested, PruneJob } from '../pipeline/types.js';
+import { detectLanguage } from '../syntax/index.js';
+import { ingest } from './ingest.js';
+
+export function ingestInput(job: PruneJob, admitted: Admitted): Ingested {
+  const { req } = job;
+  const { tokensIn, mode } = admitted;
+  const doc = ingest(req.code, { path: req.path, language: job.language, detectLanguage, firstLine: req.firstLine });
+  // Session memory: lines the session was shown before, unchanged, never need showing again.
+  const seen = req.session?.seenMask(doc);
+  if (seen?.some((v) => v === 1)) doc.seen = seen;
+  return { doc, tokensIn, mode, keepAll: nothingToPrune(job, admitted, doc.lines.length) };
+}
+
+/** Nothing to prune for the question: the input whole, except what session memory collapses. */
+function nothingToPrune(job: PruneJob, { tokensIn, mode }: Admitted, lineCount: number): Ingested['keepAll'] {
+  if (mode.kind === 'budget') return mode.measure.exact(job.req.code) <= mode.budget ? {} : null;
+  if (job.query === '') return { why: diagnostic('no-query', 'no query: returned unchanged') };
+  const small = lineCount < SMALL_INPUT_LINES || tokensIn < SMALL_INPUT_TOKENS;
+  return small && (job.req.keepSmall ?? true) ? {} : null;
+}

@@ -1,0 +1,32 @@
+/**
+ * The first stage: a validated request as the later stages read it (the query and task trimmed
+ * and capped, the language normalized), with the problems known before any input is read.
+ */
+import { diagnostic } from '../diagnostics.js';
+import { MAX_QUERY_CHARS } from '../limits.js';
+import type { ReadGate } from '../policy/readPolicy.js';
+import { normalizeLanguage } from '../syntax/index.js';
+import type { PruneRequest, Scorer } from '../types.js';
+import type { PruneJob } from './types.js';
+
+/** A query (or task) as prune() reads it: trimmed, at most MAX_QUERY_CHARS characters. */
+export function queryAsRead(query: string | null | undefined): string {
+  return (query ?? '').trim().slice(0, MAX_QUERY_CHARS);
+}
+
+export function readRequest(scorer: Scorer, req: PruneRequest, readPolicy: ReadGate[]): PruneJob {
+  const started = performance.now();
+  // the scorer's own problems (a corrupt model it stands in for) go on every result
+  const diagnostics = [...(scorer.diagnostics ?? [])];
+  if ((req.query ?? '').trim().length > MAX_QUERY_CHARS) diagnostics.push(diagnostic('query-truncated', `query truncated to ${MAX_QUERY_CHARS} characters`));
+  return {
+    req,
+    scorer,
+    readPolicy,
+    query: queryAsRead(req.query),
+    task: queryAsRead(req.task),
+    language: req.language ? normalizeLanguage(req.language) : undefined,
+    started,
+    diagnostics,
+  };
+}

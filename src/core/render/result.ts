@@ -1,0 +1,62 @@
+/**
+ * Render stage: the selected output joined and counted, its ranges, and what a caller should be
+ * told about it. An output that saves nothing (markers cost tokens too) is worse than the input:
+ * threshold mode then returns the input whole.
+ */
+import { diagnostic, hasCode, messagesOf } from '../diagnostics.js';
+import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
+import { round4 } from '../pipeline/round.js';
+import { wholeOf } from '../pipeline/whole.js';
+import { countTokens } from '../tokens/count.js';
+import type { PruneResult } from '../types.js';
+import { explainLines } from './explain.js';
+import { fileRanges, joinPieces, maskRanges, omittedRuns } from './render.js';
+
+export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines, plan: SelectionPlan, selection: Selection): PruneResult {
+  const { req, scorer, diagnostics } = job;
+  const { doc, tokensIn, mode } = input;
+  const { chosen, thresholdInfo } = selection;
+  const n = doc.lines.length;
+  const text = joinPieces(chosen.pieces);
+  const tokensOut = countTokens(text);
+  const score = round4(scored.docScore);
+  const policy = plan.decision ? { policy: plan.decision.label } : {};
+  if (mode.kind === 'threshold' && tokensOut >= tokensIn) {
+    // The scores still go out: a caller asked for them, and they say which lines would have been kept.
+    const r = wholeOf(job, { kind: 'whole', score, extra: { scorer: scorer.name, ...thresholdInfo, ...policy } }, tokensIn, doc);
+    if (req.explain) r.explain = explainLines(doc, scored, chosen, r.keepMask);
+    return r;
+  }
+  const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
+  if (mode.kind === 'budget' && keptNone && !hasCode(diagnostics, 'budget-too-small'))
+    diagnostics.push(diagnostic('budget-too-small', `budget of ${mode.budget} tokens too small to keep any line with the context it needs: every line omitted`));
+  // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
+  // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.
+  if (plan.strategy === 'threshold' && keptNone && !doc.seen)
+    diagnostics.push(
+      diagnostic('nothing-relevant', `no line reached the threshold (${thresholdInfo?.threshold}): everything was omitted as unrelated to the question (document score ${score})`),
+    );
+  const result: PruneResult = {
+    text,
+    kept: maskRanges(chosen.mask, 1),
+    // One range per marker: runs split where the file changes (grep/multi input).
+    omitted: chosen.wholeMarker ? [[1, n]] : omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
+    ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask) }),
+    score,
+    tokensIn,
+    tokensOut,
+    language: doc.segments[0]?.language ?? 'text',
+    ms: 0,
+    shape: doc.shape,
+    scorer: scorer.name,
+    ...thresholdInfo,
+    ...policy,
+    warnings: messagesOf(diagnostics),
+    diagnostics,
+    keepMask: chosen.mask,
+  };
+  if (doc.seen) result.seenLines = doc.seen.reduce((a, v, i) => a + (v && !chosen.mask[i] ? 1 : 0), 0);
+  if (req.explain) result.explain = explainLines(doc, scored, chosen, chosen.mask);
+  result.ms = round4(performance.now() - job.started);
+  return result;
+}

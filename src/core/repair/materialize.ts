@@ -1,0 +1,94 @@
+/**
+ * Repair stage: a selection (seed lines) -> the repaired mask -> the laid-out output and its
+ * cost. Selection calls it for every candidate (a budget measures repaired output, not seeds),
+ * and the syntax fix (./fixSyntax.ts) calls it after each of its changes.
+ */
+import type { Measure } from '../select/measure.js';
+import { fillCheapGaps, type GapCosts } from '../select/gaps.js';
+import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
+import { layout, markerText, type SegmentRenderInfo } from '../render/render.js';
+import { countLineTokens } from '../tokens/count.js';
+import type { Document } from '../types.js';
+import { computePlaceholders } from './placeholders.js';
+import { dropOrphans, type KeepReason, repairClosure } from './repair.js';
+
+export interface MaterializeOptions {
+  /** Run the repair closure (false: the seeds as they are, plus gaps; an ablation, or a fallback). */
+  repair: boolean;
+  /**
+   * Bring back only what readability and syntax need (headers' first and last lines, closers,
+   * owners of clauses), not whole signatures, decorators or the definitions of used names.
+   */
+  economy: boolean;
+  measure: Measure;
+}
+
+/** The materialize function of one document (render infos are shared by its calls). */
+export function createMaterialize(doc: Document, analyses: SegmentAnalysis[], opts: MaterializeOptions): Materialize {
+  const infos: SegmentRenderInfo[] = [];
+  return (seeds, banned) => materializeSelection(doc, analyses, seeds, opts, infos, banned);
+}
+
+/** Seeds -> repaired mask -> laid-out output and its cost. `infos` receives each segment's render info. */
+export function materializeSelection(
+  doc: Document,
+  analyses: SegmentAnalysis[],
+  seeds: Uint8Array,
+  opts: MaterializeOptions,
+  infos: SegmentRenderInfo[],
+  banned?: Uint8Array,
+): Materialized {
+  const { economy } = opts;
+  const n = doc.lines.length;
+  const mask = new Uint8Array(n);
+  const reasons: (KeepReason | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (doc.lines[i].segment === -1) mask[i] = 1;
+    else if (seeds[i]) {
+      mask[i] = 1;
+      reasons[i] = 'score';
+    }
+  }
+  doc.segments.forEach((seg, s) => {
+    const a = analyses[s];
+    const local = new Uint8Array(seg.lines.length);
+    const localReasons: (KeepReason | undefined)[] = new Array(seg.lines.length);
+    seg.lines.forEach((idx, k) => {
+      local[k] = mask[idx];
+      localReasons[k] = reasons[idx];
+    });
+    // Grep fragments are not a program: structural repair over them would pull unrelated lines.
+    const repairHere = opts.repair && seg.contiguous;
+    if (local.some((v) => v === 1)) {
+      if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
+      // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
+      const gapCosts: GapCosts = {
+        line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
+        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, { lineComment: a.info.lineComment, placeholders: new Map() }, undefined)),
+      };
+      for (let round = 0; round < 3; round++) {
+        if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
+        if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
+      }
+    }
+    let anyBanned = false;
+    seg.lines.forEach((idx, k) => {
+      if (banned?.[idx] && local[k]) {
+        local[k] = 0;
+        anyBanned = true;
+      }
+    });
+    // What a banned line headed goes with it: never a body under the wrong block or clause.
+    if (repairHere && anyBanned) dropOrphans(local, a.syntax);
+    seg.lines.forEach((idx, k) => {
+      mask[idx] = local[k];
+      reasons[idx] = localReasons[k];
+    });
+    infos[s] = {
+      lineComment: a.info.lineComment,
+      placeholders: repairHere ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
+    };
+  });
+  const pieces = layout(doc, mask, infos);
+  return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };
+}

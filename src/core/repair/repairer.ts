@@ -1,0 +1,46 @@
+/**
+ * What selection uses of repair, bound to one document: materialize a selection (closure, gaps,
+ * layout) and fix the syntax of an output, all fixes of the call drawing on one parsing budget.
+ */
+import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
+import type { Measure } from '../select/measure.js';
+import type { Document } from '../types.js';
+import { type FixOutcome, fixSyntax, type FixWork, fixWorkFor } from './fixSyntax.js';
+import { createMaterialize } from './materialize.js';
+
+export interface Repairer {
+  /** Repair is on (the request's `repair`, default true): outputs are closed over and fixed. */
+  readonly enabled: boolean;
+  /** Seeds -> output, with the repair closure when enabled. */
+  readonly materialize: Materialize;
+  /** Seeds -> output without the repair closure (gaps only). */
+  readonly materializeUnrepaired: Materialize;
+  /** The syntax fix of `start` (materialized from `seeds`), rematerializing with `materialize`. */
+  fix(start: Materialized, seeds: Uint8Array, budget: number | null, materialize?: Materialize): FixOutcome;
+  /** Parsing work the fixes may still spend. */
+  readonly work: FixWork;
+}
+
+export interface RepairerOptions {
+  repair: boolean;
+  /** See MaterializeOptions.economy. */
+  economy: boolean;
+  measure: Measure;
+  /** Characters of the input: the fixes' parsing work is a multiple of it. */
+  chars: number;
+}
+
+export function createRepairer(doc: Document, analyses: SegmentAnalysis[], opts: RepairerOptions): Repairer {
+  const materializeUnrepaired = createMaterialize(doc, analyses, { repair: false, economy: opts.economy, measure: opts.measure });
+  const materialize = opts.repair ? createMaterialize(doc, analyses, { repair: true, economy: opts.economy, measure: opts.measure }) : materializeUnrepaired;
+  // Syntax repair re-parses the output after each fix, and a large file has many error sites:
+  // its parsing is bounded by a multiple of the input (linear time).
+  const work = fixWorkFor(opts.chars);
+  return {
+    enabled: opts.repair,
+    materialize,
+    materializeUnrepaired,
+    fix: (start, seeds, budget, using = materialize) => fixSyntax(doc, analyses, start, seeds, using, budget, work),
+    work,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Plan stage, between scoring and selection: files far below the best one collapse, pinned lines
+ * go first, and the read policy (default threshold mode) says how hard to prune this read, or not
+ * at all. Decides the selection strategy; may decide the input comes back whole.
+ */
+import type { Ingested, PruneJob, ScoredLines, SelectionPlan, Whole } from '../pipeline/types.js';
+import { round4 } from '../pipeline/round.js';
+import { decideRead, type ReadDecision, readKindOf } from '../policy/readPolicy.js';
+import type { Document } from '../types.js';
+
+/** In multi-file input, files whose best line scores below this share of the best file's collapse. */
+export const COLLAPSE_BELOW = 0.25;
+/** Keep probability given to pinned lines: above any threshold, first in any budget order. */
+export const PINNED = 2;
+
+export function planSelection(job: PruneJob, input: Ingested, scored: ScoredLines): SelectionPlan | Whole {
+  const { doc, mode, keepAll } = input;
+  const { req } = job;
+  // Scores that are not finite decide nothing (the diagnostic says so): back whole. A budget,
+  // which must hold, ranks by the heuristic's scores instead.
+  if (scored.nonFinite && mode.kind === 'threshold') return { kind: 'whole', score: 1 };
+  collapseWeakFiles(doc, scored.probs);
+  pinLines(doc, scored.probs, req.pinLines ?? []);
+  if (keepAll) return { kind: 'plan', strategy: 'keep-all', why: keepAll.why, decision: null };
+  if (mode.kind === 'budget') return { kind: 'plan', strategy: 'budget', decision: null };
+  // The read policy (default threshold mode only): how hard to prune this read, or not at all.
+  const defaultMode = req.threshold === undefined && req.relativeThreshold === undefined;
+  const decision: ReadDecision | null = defaultMode ? decideRead(readFacts(job, doc), job.readPolicy) : null;
+  if (decision && decision.tauScale === null) {
+    const extra = { scorer: job.scorer.name, policy: decision.label };
+    // what the session has seen still collapses: the rest comes back
+    if (!doc.seen) return { kind: 'whole', score: round4(scored.docScore), extra };
+    return { kind: 'plan', strategy: 'keep-all', decision };
+  }
+  return { kind: 'plan', strategy: 'threshold', decision };
+}
+
+/**
+ * Multi-file input (grep over many files, ==> headers): a file far below the best one collapses
+ * to its marker, which names it, its line range and (for grep) its match count.
+ */
+export function collapseWeakFiles(doc: Document, probs: Float64Array): void {
+  if (doc.segments.length <= 1) return;
+  const segScores = doc.segments.map((seg) => seg.lines.reduce((m, i) => Math.max(m, probs[i]), 0));
+  const best = Math.max(...segScores);
+  doc.segments.forEach((seg, s) => {
+    if (segScores[s] < COLLAPSE_BELOW * best) for (const i of seg.lines) probs[i] = 0;
+  });
+}
+
+/** Pinned lines (1-based input lines; layout lines cannot be pinned) score PINNED. */
+export function pinLines(doc: Document, probs: Float64Array, pins: readonly number[]): void {
+  for (const line of pins) if (line <= doc.lines.length && doc.lines[line - 1].segment !== -1) probs[line - 1] = PINNED;
+}
+
+function readFacts(job: PruneJob, doc: Document) {
+  const { req } = job;
+  return {
+    kind: readKindOf(doc, req.window),
+    chars: req.code.length,
+    hasTask: job.task !== '',
+    priorReads: req.session?.readsOf(req.path) ?? 0,
+    readIndex: req.session?.readCount ?? 0,
+  };
+}

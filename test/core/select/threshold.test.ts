@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { relativeScore, relativeTau, selectAboveThreshold } from '../../../src/core/select/threshold.js';
+import type { Scorer } from '../../../src/core/types.js';
+import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
+
+const code = pythonFunctions(240);
+// line 6 (`    return y * 1`) and line 42 score high
+const scores = Array.from({ length: 240 }, (_, i) => (i === 6 || i === 42 ? 0.9 : 0.01));
+
+describe('selectAboveThreshold', () => {
+  it("keeps the lines at or over τ and what repair needs of them; reports τ and the scorer's own", async () => {
+    const s = await stagesThroughScore({ code, query: 'q', threshold: 0.5 }, frozenScorer(scores));
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, null, s.repairer(false));
+    if (sel.kind !== 'selected') throw new Error('whole');
+    expect(sel.thresholdInfo).toEqual({ threshold: 0.5, calibratedThreshold: 0.5 });
+    const kept = [...sel.chosen.mask.keys()].filter((i) => sel.chosen.mask[i]);
+    expect(kept).toEqual(expect.arrayContaining([4, 6, 40, 42])); // each line with its function header
+    expect(kept.length).toBeLessThan(20);
+    expect(sel.chosen.reasons[4]).toBe('header');
+  });
+
+  it("scales the scorer's τ by the read policy, or reads a relative threshold", async () => {
+    const s = await stagesThroughScore({ code, query: 'q' }, frozenScorer(scores));
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { tauScale: 0.01, label: 'x' }, s.repairer(false));
+    expect(sel.kind === 'selected' && sel.thresholdInfo).toEqual({ threshold: 0.005, calibratedThreshold: 0.5 });
+    const rel = await stagesThroughScore({ code, query: 'q', relativeThreshold: 1 }, frozenScorer(scores));
+    const relSel = selectAboveThreshold(rel.job, rel.input.doc, rel.scored, null, rel.repairer(false));
+    expect(relSel.kind === 'selected' && relSel.thresholdInfo?.threshold).toBeCloseTo(1);
+  });
+
+  it('a scorer whose threshold is not a probability returns the input whole, with a diagnostic', async () => {
+    const bad: Scorer = { ...frozenScorer(scores), defaultThreshold: 5 };
+    const s = await stagesThroughScore({ code, query: 'q' }, bad);
+    expect(selectAboveThreshold(s.job, s.input.doc, s.scored, null, s.repairer(false))).toMatchObject({
+      kind: 'whole',
+      why: { code: 'scorer-threshold-unusable', message: 'scorer frozen has no usable threshold (5): returned unchanged' },
+    });
+  });
+});
+
+describe('the relative threshold scale', () => {
+  it('0.5 is the calibrated τ, 1 is certainty, and relativeScore inverts relativeTau', () => {
+    expect(relativeTau(0.5, 0.01)).toBeCloseTo(0.01);
+    expect(relativeTau(1, 0.01)).toBe(1);
+    for (const r of [0.1, 0.5, 0.9]) expect(relativeScore(relativeTau(r, 0.01), 0.01)).toBeCloseTo(r);
+  });
+});
