@@ -8,6 +8,8 @@
  *   <set>.s1.f32 / <set>.s2.f32   per-line marginals of stage 1 / stage 2
  *   <set>.meta.json   per file: row offset, lines, labelled lines, source, query kind, role,
  *                     weight, characters per line, document scores
+ * With TERMVEC=dir (term vectors of scripts/corpus/fit-term-vectors.py), also writes candidate
+ * features as <set>.E.f32 (rows x 4; scripts/probes/mlp_capacity.py appends them with EXTRA=1).
  * With --stage3, also trains a third auto-context stage (the context features of stage 2's
  * marginals, same width and epochs as the shipped stages) and writes its marginals as <set>.s3.f32.
  *   npx tsx scripts/probe-dump.ts OUT [--stage3]      (about 5 minutes; 12 with --stage3; 1.6 GB)
@@ -26,6 +28,7 @@ import { readTrainingFiles } from '../src/train/pipeline.js';
 import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from '../src/train/prepare.js';
 import { loadSyntaxSource } from '../src/train/syntaxSource.js';
 import { DEFAULT_TRAIN, train } from '../src/train/trainer.js';
+import { loadTermVectors, TERMVEC_FEATURES, termVectorFeatures } from './corpus/termVectors.js';
 
 const out = process.argv[2];
 if (!out || out.startsWith('-')) {
@@ -70,6 +73,8 @@ function stages(ex: Example[]) {
   });
 }
 
+const termVectors = process.env.TERMVEC ? loadTermVectors(process.env.TERMVEC) : null;
+
 let stage3: LamrModel | undefined;
 if (process.argv.includes('--stage3')) {
   const asStage3 = (ex: Example[]) => stages(ex).map((s, k) => ({ ...ex[k], X: s.X3 }));
@@ -107,10 +112,20 @@ function dump(name: string, ex: Example[]) {
     return m;
   });
   writeFileSync(`${out}/${name}.X.f32`, Buffer.from(X.buffer));
+  if (termVectors) {
+    // candidate features (TERMVEC=dir): <set>.E.f32, rows x E, for the probes' EXTRA=1
+    const E = new Float32Array(rows * TERMVEC_FEATURES.length);
+    let o = 0;
+    for (const e of ex) {
+      E.set(termVectorFeatures(termVectors, e.file.query, e.file.lines), o * TERMVEC_FEATURES.length);
+      o += e.n;
+    }
+    writeFileSync(`${out}/${name}.E.f32`, Buffer.from(E.buffer));
+  }
   writeFileSync(`${out}/${name}.s1.f32`, Buffer.from(s1.buffer));
   writeFileSync(`${out}/${name}.s2.f32`, Buffer.from(s2.buffer));
   if (stage3) writeFileSync(`${out}/${name}.s3.f32`, Buffer.from(s3.buffer));
-  writeFileSync(`${out}/${name}.meta.json`, JSON.stringify({ F, rows, files: meta }));
+  writeFileSync(`${out}/${name}.meta.json`, JSON.stringify({ F, E: termVectors ? TERMVEC_FEATURES.length : 0, rows, files: meta }));
   log(`${name}: ${ex.length} files, ${rows} lines`);
 }
 dump('train', trainEx);

@@ -11,8 +11,9 @@ topk_recall.py), not with the shipped model.
     SRC=commit,teacher IW=1 python3 scripts/probes/mlp_capacity.py DUMP 48 4
     python3 scripts/probes/mlp_capacity.py DUMP 256,64 4
 
-SRC: sources to train on (commit, teacher); IW: extra weight for issue-report queries.
-Fixed seed (7). Needs numpy only.
+SRC: sources to train on (commit, teacher); IW: extra weight for issue-report queries; EXTRA=1:
+append the dump's candidate features (<set>.E.f32) to the line features.
+Seed 7 unless SEED is set. Needs numpy only.
 """
 import json
 import os
@@ -23,12 +24,16 @@ import numpy as np
 
 from topk_recall import gold_groups, recall
 
-rng = np.random.default_rng(7)
+rng = np.random.default_rng(int(os.environ.get('SEED', '7')))
 
 
 def load(dump, name):
     meta = json.load(open(f'{dump}/{name}.meta.json'))
     X = np.fromfile(f'{dump}/{name}.X.f32', dtype=np.float32).reshape(-1, meta['F'])
+    if os.environ.get('EXTRA') and meta.get('E'):
+        # candidate features written next to the line features (probe-dump.ts, TERMVEC=dir)
+        E = np.fromfile(f'{dump}/{name}.E.f32', dtype=np.float32).reshape(-1, meta['E'])
+        X = np.hstack([X, E])
     return meta, X
 
 
