@@ -87,7 +87,7 @@ export function evaluate(
     const d = docs.get(g);
     res[g] = {
       prf: prf(a.prf), recall4: a.h4 / Math.max(1, a.tot), recall8: a.h8 / Math.max(1, a.tot), files: a.files,
-      ...(d && d.distractor.length ? { docAuc: auc(d.gold, d.distractor) } : {}),
+      ...(d?.distractor.length ? { docAuc: auc(d.gold, d.distractor) } : {}),
     };
   }
   return res;

@@ -844,7 +844,7 @@ function writeNames(X: Float64Array, syn: SyntaxIndex, ns: NameStats, defAt: Int
     let nameMax = 0;
     for (const s of ls ? ls.scopes : []) {
       const sc = scopes[s];
-      if (sc && sc.isDefinition && ns.cov[s] > nameMax) nameMax = ns.cov[s];
+      if (sc?.isDefinition && ns.cov[s] > nameMax) nameMax = ns.cov[s];
     }
     if (defAt[i] >= 0) nameMax = Math.max(nameMax, ns.cov[defAt[i]]);
     const inner = enc.inner[i];

@@ -15,7 +15,7 @@ import { type BridgeTable, bridgeFromJson, bridgeToJson } from '../features/brid
 import { packBridge, unpackBridge } from '../features/bridgePack.js';
 import { CONTEXT_FEATURE_NAMES } from '../features/contextFeatures.js';
 import { FEATURE_NAMES } from '../features/lineFeatures.js';
-import type { ContextBlock, ModelFile, ModelHeader } from './header.js';
+import type { ModelFile, ModelHeader } from './header.js';
 import { LamrModel, makeLayout, type ModelMode } from './lamr.js';
 
 export type { ModelHeader };
