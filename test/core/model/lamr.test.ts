@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LamrModel } from '../../../src/core/model/lamr.js';
-import { initParams, type Labels, mulberry32 } from '../../../src/train/lamrLoss.js';
-
-function sample(n: number, F: number, seed: number): { X: Float64Array; y: Labels } {
-  const r = mulberry32(seed);
-  const X = Float64Array.from({ length: n * F }, () => r());
-  const bits = () => Uint8Array.from({ length: n }, () => (r() < 0.3 ? 1 : 0));
-  return { X, y: { agg: bits(), sem: bits(), dep: bits(), doc: 1 } };
-}
+import { initParams } from '../../../src/train/lamrLoss.js';
+import { sample } from '../../helpers/lamrSample.js';
 
 describe('LamrModel', () => {
   it('inference returns probabilities, a path and a gate split', () => {
