@@ -7,6 +7,7 @@ import { linkAttachments } from './attachments.js';
 import { languageInfo, type LanguageInfo } from './languages.js';
 import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
 import { pairGroup } from './clauseGroups.js';
+import { enclosingScopesByRow } from './enclosingScopes.js';
 import { MAX_SCOPE_DEPTH } from '../limits.js';
 
 const DEF_RE =
@@ -410,26 +411,10 @@ function lineFacts(src: Source, br: Brackets, scopes: Scope[]) {
   const out: LineSyntax[] = new Array(n);
   const isCloser = closerTest(language);
 
-  const order = scopes.map((_, i) => i).sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || a - b);
+  const enclosing = enclosingScopesByRow(scopes, n);
   const definitionAt = new Map<number, Scope>();
   for (const s of scopes) if (s.isDefinition && s.name && !definitionAt.has(s.start)) definitionAt.set(s.start, s);
-  let active: number[] = [];
-  // lines with the same enclosing scopes share one array (nothing mutates it)
-  let shared: number[] = [];
-  let k = 0;
   for (let row = 0; row < n; row++) {
-    let changed = false;
-    if (active.some((s) => scopes[s]!.end < row)) {
-      active = active.filter((s) => scopes[s]!.end >= row);
-      changed = true;
-    }
-    while (k < order.length && scopes[order[k]!]!.headerEnd + 1 <= row) {
-      const s = order[k++]!;
-      if (scopes[s]!.end >= row) {
-        active.push(s);
-        changed = true;
-      }
-    }
     const text = String(lines[row] ?? '');
     const t = text.trim();
     const bare = stripLineComment(t, prefix).trim();
@@ -438,7 +423,7 @@ function lineFacts(src: Source, br: Brackets, scopes: Scope[]) {
     let kind: LineKind;
     if (t === '') kind = 'blank';
     else if (isComment[row] || (bcOpen && t.startsWith(bcOpen))) kind = 'comment';
-    else if (code && IMPORT_RE.test(bare) && active.length === 0) {
+    else if (code && IMPORT_RE.test(bare) && enclosing[row]!.length === 0) {
       kind = 'import';
       for (const b of importBindings(bare)) if (!imports.has(b)) imports.set(b, row);
     } else if (headerRows.has(row)) kind = 'header';
@@ -488,14 +473,10 @@ function lineFacts(src: Source, br: Brackets, scopes: Scope[]) {
       if (rows) rows.push(row);
       else definitions.set(d, [row]);
     }
-    if (changed) {
-      if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
-      shared = active.slice();
-    }
     out[row] = {
       kind,
-      depth: shared.length,
-      scopes: shared,
+      depth: enclosing[row]!.length,
+      scopes: enclosing[row]!,
       defines,
       uses,
       stmtStart: stmtStart[row]!,

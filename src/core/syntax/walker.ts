@@ -11,6 +11,7 @@ import { linkAttachments } from './attachments.js';
 import { closerTest, detectIndentUnit, identifiersIn, leadingWhitespace, type IdentifierScanOptions } from './lineText.js';
 import { MAX_SCOPE_DEPTH } from '../limits.js';
 import { pairGroup } from './clauseGroups.js';
+import { enclosingScopesByRow } from './enclosingScopes.js';
 
 /** Scope kinds that define a name. */
 const DEFINITION_KINDS = new Set([
@@ -599,34 +600,11 @@ function assemble(lines: string[], language: string, w: Walked): SyntaxIndex {
   const pairs = clausePairs(w.groups, n);
   const { hasCode, docRow, commentRow, importRow, decoRow, clauseRow, stringRow, stringEndCol, defines, bound, closers } = w;
 
-  // enclosing scopes per line: a scope encloses its body lines (after the header) through its end
-  const order = scopes.map((_, i) => i);
-  order.sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || scopes[b]!.end - scopes[a]!.end || a - b);
-  let active: number[] = [];
-  // lines with the same enclosing scopes share one array (nothing mutates it)
-  let shared: number[] = [];
-  let k = 0;
+  const enclosing = enclosingScopesByRow(scopes, n);
   const out: LineSyntax[] = new Array(n);
   const isCloser = closerTest(language);
   const scan = scanOptions(language, w.keywords);
   for (let row = 0; row < n; row++) {
-    let changed = false;
-    if (active.some((s) => scopes[s]!.end < row)) {
-      active = active.filter((s) => scopes[s]!.end >= row);
-      changed = true;
-    }
-    while (k < order.length && scopes[order[k]!]!.headerEnd + 1 <= row) {
-      const s = order[k++]!;
-      if (scopes[s]!.end >= row) {
-        active.push(s);
-        changed = true;
-      }
-    }
-    if (changed) {
-      if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end || a - b);
-      shared = active.slice();
-    }
-
     const text = lines[row] ?? '';
     let kind: LineKind;
     if (isBlank(text)) kind = 'blank';
@@ -651,8 +629,8 @@ function assemble(lines: string[], language: string, w: Walked): SyntaxIndex {
     }
     out[row] = {
       kind,
-      depth: shared.length,
-      scopes: shared,
+      depth: enclosing[row]!.length,
+      scopes: enclosing[row]!,
       defines: def ? (def.length > 1 ? [...new Set(def)] : def) : [],
       uses: usesOut,
       stmtStart: stmtStart[row]!,
