@@ -22,7 +22,7 @@ export interface Labels {
   doc: number;
 }
 
-/** Deterministic PRNG (mulberry32). */
+/** Deterministic PRNG (mulberry32): initialization and shuffling here, the random baseline of skim bench. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
