@@ -154,7 +154,13 @@ function openLines(file: string): { lines: AsyncIterable<string>; close: () => v
   const stream: Readable = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   raw.on('error', (e) => stream.destroy(e));
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
-  return { lines: rl, close: () => (rl.close(), raw.destroy()) };
+  return {
+    lines: rl,
+    close: () => {
+      rl.close();
+      raw.destroy();
+    },
+  };
 }
 
 /** Stream the JSON records of a .jsonl or .jsonl.gz file with their line numbers. */

@@ -18,9 +18,7 @@ import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
 import { readKindOf, type ReadKind } from '../core/policy/readPolicy.js';
 import { SessionMemory } from '../core/session/memory.js';
-import { detectLanguage } from '../core/syntax/index.js';
 import type { Document, PruneRequest, PruneResult } from '../core/types.js';
-import { readJsonRecords } from './cases.js';
 
 export interface TrajectoryStep {
   message: number;
@@ -196,7 +194,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     if (m.role === 'assistant') out.cost += ctx;
     const step = readsByMessage.get(i);
     const obs = step?.read && m.role === 'user' ? splitObservation(m.content) : null;
-    if (!step || !step.read || !obs) {
+    if (!step?.read || !obs) {
       ctx += m.content.length;
       continue;
     }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { type BridgeTable, mergeBridges } from '../core/features/bridge.js';
 import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
-import type { LamrModel, LossWeights } from '../core/model/lamr.js';
+import type { LamrModel } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { scorerFromModel } from '../core/model/index.js';
 import { loadModel, saveModel } from '../core/model/io.js';
@@ -161,7 +161,7 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   const hidden = init?.model.H ?? DEFAULT_TRAIN.hidden;
   const mode = init?.model.mode ?? DEFAULT_TRAIN.mode;
   // fine-tune with the loss the init model was trained with (older models carry none: the default)
-  const loss = init?.header.loss ? { ...DEFAULT_TRAIN.loss, ...(init.header.loss as Partial<LossWeights>) } : DEFAULT_TRAIN.loss;
+  const loss = init?.header.loss ? { ...DEFAULT_TRAIN.loss, ...init.header.loss } : DEFAULT_TRAIN.loss;
   const cfg = { ...DEFAULT_TRAIN, loss, seed, mode, hidden, epochs: o.epochs ?? (init ? 4 : DEFAULT_TRAIN.epochs), lr: o.lr ?? (init ? DEFAULT_TRAIN.lr / 4 : DEFAULT_TRAIN.lr) };
   log(`${init ? `fine-tuning ${o.init}` : 'training from scratch'} (${mode}, H=${hidden}, lr ${cfg.lr}, ${cfg.epochs} epochs, bridge ${bridgeMode === 'init' ? 'of the init model' : bridgeMode === 'merge' ? `of the init model extended with ${bridges.samples} samples` : `refitted on ${bridges.samples} samples`}) on ${fitEx.length} samples, selecting on ${tuneEx.length}`);
   const epochs: FineTuneResult['epochs'] = [];
@@ -190,7 +190,7 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
     bestEpoch = 0;
   }
   model.p.set(Float64Array.from(new Float32Array(model.p))); // what ships is float32
-  const context = init?.context ? fineTuneContext(init.context, model, fitEx, tuneEx, cfg, init.header.lift as LiftParams | undefined, log) : undefined;
+  const context = init?.context ? fineTuneContext(init.context, model, fitEx, tuneEx, cfg, init.header.lift, log) : undefined;
   // threshold: keep the init model's operating point (its recall on the tune slice at its threshold)
   const docPower = typeof init?.header.docPower === 'number' ? init.header.docPower : 0;
   let threshold = init?.header.threshold ?? 0.5;

@@ -357,7 +357,7 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
           const msep = invert ? '-' : ':';
           for (const [s, e] of m.matches(matchLines[i])) {
             const text = line.slice(s, e);
-            if (bad && bad[i] && binaryMode !== 'text' && text.includes('\uFFFD')) {
+            if (bad?.[i] && binaryMode !== 'text' && text.includes('\uFFFD')) {
               binaryMatch = true;
               return;
             }
@@ -367,7 +367,7 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
           }
         }
       } else {
-        if (bad && bad[i] && binaryMode !== 'text') {
+        if (bad?.[i] && binaryMode !== 'text') {
           binaryMatch = true;
           return;
         }

@@ -3,7 +3,9 @@
  * aggregate labels at tau = 0.5, and recall of the labelled lines under 4x/8x character budgets),
  * best-epoch selection on the held-back teacher slice, then threshold calibration.
  */
-import { DEFAULT_LOSS, Adam, LamrModel, type LossWeights, type ModelMode, mulberry32 } from '../core/model/lamr.js';
+import { LamrModel, type ModelMode } from '../core/model/lamr.js';
+import { Adam } from './adam.js';
+import { DEFAULT_LOSS, initParams, type LossWeights, lossAndGrad, mulberry32 } from './lamrLoss.js';
 import { addPrf, charCosts, type Prf, prf, recallOf, selectTopK } from './metrics.js';
 import type { Example } from './prepare.js';
 import { DISTRACTOR_WEIGHT } from './constants.js';
@@ -85,7 +87,7 @@ export function evaluate(
     const d = docs.get(g);
     res[g] = {
       prf: prf(a.prf), recall4: a.h4 / Math.max(1, a.tot), recall8: a.h8 / Math.max(1, a.tot), files: a.files,
-      ...(d && d.distractor.length ? { docAuc: auc(d.gold, d.distractor) } : {}),
+      ...(d?.distractor.length ? { docAuc: auc(d.gold, d.distractor) } : {}),
     };
   }
   return res;
@@ -122,7 +124,7 @@ export function train(
   hooks: { onBatch?: (done: number, total: number, loss: number) => void; onEpoch?: (r: EpochReport) => void; init?: Float64Array },
 ): { model: LamrModel; reports: EpochReport[]; best: number } {
   const model = new LamrModel(F, cfg.hidden, cfg.mode);
-  model.init(cfg.seed);
+  initParams(model, cfg.seed);
   if (hooks.init) model.p.set(hooks.init);
   const adam = new Adam(model.L.size, cfg.lr);
   const grad = new Float64Array(model.L.size);
@@ -147,7 +149,7 @@ export function train(
       let bw = 0;
       for (let k = b; k < Math.min(order.length, b + cfg.batch); k++) {
         const e = train[order[k]];
-        const r = model.lossAndGrad(e.X, e.n, e.labels, grad, e.weight, cfg.loss);
+        const r = lossAndGrad(model, e.X, e.n, e.labels, grad, e.weight, cfg.loss);
         lossSum += e.weight * ((r.fused + r.rubric) / e.n + r.doc + r.rank);
         wSum += e.weight;
         bw += e.weight;

@@ -57,7 +57,7 @@ describe('skim prune', () => {
   it('--explain shows a score gutter', () => {
     const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4', '--explain']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^(\d\.\d{3}  |\d\.\d{2}e-\d|0      ) .+ [K-] /m);
+    expect(r.stdout).toMatch(/^(\d\.\d{3} {2}|\d\.\d{2}e-\d|0 {6}) .+ [K-] /m);
     expect(r.stdout).toMatch(/budget mode \(best scores first\)/);
     // Threshold mode names the τ the scores are compared with, in the gutter's own format.
     const t = skim(['prune', EXAMPLE, '--query', QUERY, '--explain']);

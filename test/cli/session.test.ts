@@ -14,7 +14,7 @@ const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 const SEEN = /# \.\.\. (\d+) lines? unchanged since an earlier read \((\d+)-(\d+)\)/;
 const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 
-function env(dir: string, extra: Record<string, string> = {}) {
+function env(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', SKIM_SESSION_DIR: dir, ...extra };
 }
 function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {

@@ -137,7 +137,6 @@ describe('budget mode under random budgets (fast-check)', () => {
         expect(checkInvariants(c.code, small)).toBeNull();
         // (h) under any budget: a clause header the budget cannot afford takes its body with it
         const chains = await clauseHeaderChains(c.code, c.lang);
-      const items = await attachmentItems(c.code, c.lang);
         if (chains) for (const r of [small, big]) expect(clauseViolations(chains, r.keepMask)).toEqual([]);
         // Nesting holds for the score-ranked seeds; repair/gap filling may differ at the edges,
         // so check that almost every line kept at the small budget is kept at the bigger one.

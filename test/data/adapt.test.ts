@@ -5,6 +5,7 @@ import { NUM_CONTEXT_FEATURES } from '../../src/core/features/contextFeatures.js
 import { NUM_FEATURES } from '../../src/core/features/lineFeatures.js';
 import { loadModel, saveModel } from '../../src/core/model/io.js';
 import { LamrModel } from '../../src/core/model/lamr.js';
+import { initParams } from '../../src/train/lamrLoss.js';
 import { baseScorer, compareOnVal, fineTune, readRepoSamples, type RepoSamples } from '../../src/data/adapt.js';
 import { mineRepository } from '../../src/data/mine.js';
 import { createHistoryFixture } from './gitRepo.js';
@@ -22,17 +23,16 @@ describe('fine-tuning from an init model', () => {
   afterAll(() => remove());
 
   it('keeps the init bridge, records its origin, re-sets the threshold, and compares on val', async () => {
-    let ctx: LamrModel;
     expect(samples.train.length).toBeGreaterThan(200);
     const base = join(tmp, 'base');
     await fineTune({ train: samples.train, out: base, epochs: 1, maxTrain: 60 });
     // give the base what a shipped model has after its first stage: a context stage, a lift, a floor
     const b = loadModel(base);
     // (wider than the first stage, as `skim train --context-hidden` makes it)
-    ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, 2 * b.model.H, b.model.mode);
-    ctx.init(3);
+    const ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, 2 * b.model.H, b.model.mode);
+    initParams(ctx, 3);
     // and a loss recipe of its own, which fine-tuning must reuse
-    const loss = { ...(b.header.loss as object), lambda: 0.4, rank: 0.05 };
+    const loss = { ...b.header.loss!, lambda: 0.4, rank: 0.05 };
     saveModel(base, b.model, b.bridge, { ...b.header, lift: { window: 2, alpha: 0.9 }, relativeFloor: 0.02, loss }, ctx);
     const tuned = join(tmp, 'tuned');
     const r = await fineTune({ train: samples.train, init: base, out: tuned, epochs: 2, maxTrain: 120 });

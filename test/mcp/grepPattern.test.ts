@@ -10,7 +10,7 @@ import { grepTool } from '../../src/mcp/grep.js';
 import { readFileTool } from '../../src/mcp/readFile.js';
 import { GREP_DESCRIPTION } from '../../src/mcp/server.js';
 import { Workspace } from '../../src/mcp/workspace.js';
-import { fakePrune } from '../server/fakeRunner.js';
+import { fakePruneAsync as fakePrune } from '../server/fakeRunner.js';
 
 let root: string;
 let ws: Workspace;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grepTool } from '../../src/mcp/grep.js';
 import { readFileTool } from '../../src/mcp/readFile.js';
 import { Workspace } from '../../src/mcp/workspace.js';
-import { fakePrune } from '../server/fakeRunner.js';
+import { fakePruneAsync as fakePrune } from '../server/fakeRunner.js';
 
 let root: string;
 let fifo: string;

@@ -113,7 +113,7 @@ describe('skim mcp over stdio', () => {
   it('greps in-process with path:line:text output', async () => {
     const out = text(await client.callTool({ name: 'grep', arguments: { pattern: 'def \\w*prox', glob: '*.py' } }));
     expect(out).toMatch(/^pkg\/session\.py:\d+:def environment_proxies\(\)/m);
-    expect(out).toMatch(/^pkg\/session\.py:\d+:    def select_proxy/m);
+    expect(out).toMatch(/^pkg\/session\.py:\d+: {4}def select_proxy/m);
     expect(out).not.toMatch(/node_modules|secret/);
   });
 

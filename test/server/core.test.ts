@@ -16,7 +16,7 @@ const LIMITER = example('playground-rate_limiter.ts');
 const QUESTION = 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?';
 
 const app = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
-const post = (a: typeof app, path: string, body: unknown) =>
+const post = async (a: typeof app, path: string, body: unknown) =>
   a.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('routes with the real core', () => {

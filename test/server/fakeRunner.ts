@@ -11,6 +11,9 @@ export interface FakeOptions {
   usageError?: string;
 }
 
+/** fakePrune as the async prune function the tools take. */
+export const fakePruneAsync = async (req: PruneRequest): Promise<PruneResult> => fakePrune(req);
+
 export function fakePrune(req: PruneRequest): PruneResult {
   const lines = req.code.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();

@@ -57,7 +57,7 @@ describe('compileLinePattern', () => {
       }
       expect(err).toBeInstanceOf(SkimError);
       expect((err as SkimError).code).toBe('EUSAGE');
-      expect((err as SkimError).message).toMatch(new RegExp(`^invalid regular expression /.+/: .+ \\(patterns use RE2 syntax.*lookahead`));
+      expect((err as SkimError).message).toMatch(/^invalid regular expression \/.+\/: .+ \(patterns use RE2 syntax.*lookahead/);
     }
     expect(() => compileLinePattern('(unclosed')).toThrow(/^invalid regular expression \/\(unclosed\/: missing closing \)/);
   });

@@ -12,6 +12,7 @@
 import { Bm25, terms } from '../../core/features/lexical.js';
 import { budgetTokens, fitGroups, toOutput } from '../budget.js';
 import { renderMask } from '../render.js';
+import { mulberry32 } from '../../train/lamrLoss.js';
 import type { BenchMethod, Budget, MethodOutput, PreparedFile } from './types.js';
 
 function allLines(f: PreparedFile): number[] {
@@ -39,18 +40,6 @@ export const headMethod: BenchMethod = {
     return fitGroups(f.doc, groups, budgetTokens(f.tokensIn, requireRatio('head', b)), { stopAtFirstMiss: true });
   },
 };
-
-/** mulberry32: a tiny, well-mixed seeded PRNG. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a of a string, to derive a per-file seed from the fixed global seed. */
 export function hash32(s: string): number {

@@ -6,7 +6,7 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { EXIT_CODES } from '../../core/errors.js';
 import { METHOD_NAMES } from '../../bench/methods/names.js';
 import { parseBudget } from '../../bench/methods/types.js';

@@ -92,7 +92,7 @@ function hasGrepPaths(sample: RawLine[]): boolean {
   let withMatch = 0;
   for (const { text } of sample) {
     const g = parseGrepLine(text, undefined);
-    if (g && g.isMatch) withMatch++;
+    if (g?.isMatch) withMatch++;
   }
   return withMatch > 0;
 }

@@ -10,7 +10,7 @@ import { contextFeatures, withContext } from '../features/contextFeatures.js';
 import { analyzeQuery, lineFeatures, NUM_FEATURES, type QueryInfo } from '../features/lineFeatures.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
 import { type LoadedModel, loadModel } from './io.js';
-import { type LiftParams, liftNeighbours } from './lift.js';
+import { liftNeighbours } from './lift.js';
 
 export interface LearnedScorer extends Scorer {
   /** Default keep threshold calibrated on validation data. */
@@ -34,11 +34,12 @@ export function scorerFromModel(loaded: LoadedModel, name = 'learned', opts: Sco
   const full = opts.contextStage !== false;
   const context = full ? loaded.context : undefined;
   // the first stage alone has its own calibration when later stages were trained on top of it
-  const stage1Only = !full && header.stage1Threshold !== undefined;
-  const threshold = stage1Only ? Number(header.stage1Threshold) : header.threshold;
-  const docPower = Number((stage1Only ? header.stage1DocPower : header.docPower) ?? 0);
-  const lift = full ? (header.lift as LiftParams | undefined) : undefined;
-  const relativeFloor = full ? Number(header.relativeFloor ?? 0) : 0;
+  const stage1Threshold = full ? undefined : header.stage1Threshold;
+  const stage1Only = stage1Threshold !== undefined;
+  const threshold = stage1Threshold ?? header.threshold;
+  const docPower = (stage1Only ? header.stage1DocPower : header.docPower) ?? 0;
+  const lift = full ? header.lift : undefined;
+  const relativeFloor = full ? (header.relativeFloor ?? 0) : 0;
   let lastQuery: QueryInfo | undefined;
   return {
     name,

@@ -15,25 +15,15 @@ import { type BridgeTable, bridgeFromJson, bridgeToJson } from '../features/brid
 import { packBridge, unpackBridge } from '../features/bridgePack.js';
 import { CONTEXT_FEATURE_NAMES } from '../features/contextFeatures.js';
 import { FEATURE_NAMES } from '../features/lineFeatures.js';
+import type { ModelFile, ModelHeader } from './header.js';
 import { LamrModel, makeLayout, type ModelMode } from './lamr.js';
+
+export type { ModelHeader };
 
 export const MODEL_FORMAT = 'skim-lamr/2';
 /** Parameters inside model.json as base64 blobs, bridge.json only: still loaded. */
 const MODEL_FORMAT_V1 = 'skim-lamr/1';
 const WEIGHTS_FILE = 'weights.bin';
-
-export interface ModelHeader {
-  format: string;
-  mode: ModelMode;
-  features: string[];
-  hidden: number;
-  /** Default keep threshold calibrated on validation data. */
-  threshold: number;
-  /** Which SyntaxIndex the features were computed with during training. */
-  syntax?: string;
-  createdAt?: string;
-  [extra: string]: unknown;
-}
 
 export interface LoadedModel {
   header: ModelHeader;
@@ -60,8 +50,8 @@ export function saveModel(
 ): void {
   mkdirSync(dir, { recursive: true });
   // a header from a loaded skim-lamr/1 model may carry its old pointers: the files written here replace them
-  const { params: _p, context: _c, weights: _w, paramCount: _n, format: _f, mode: _m, features: _x, hidden: _h, ...rest } = header as Record<string, unknown>;
-  const full: Record<string, unknown> = {
+  const { params: _p, context: _c, weights: _w, paramCount: _n, format: _f, mode: _m, features: _x, hidden: _h, ...rest } = header as ModelFile;
+  const full: ModelFile = {
     format: MODEL_FORMAT,
     mode: model.mode,
     features: FEATURE_NAMES,
@@ -102,14 +92,6 @@ function readFloat32(bytes: Uint8Array): Float64Array {
   return Float64Array.from({ length: n }, (_, i) => dv.getFloat32(4 * i, true));
 }
 
-interface ContextBlock {
-  mode: ModelMode;
-  features: string[];
-  hidden: number;
-  params?: string;
-  paramCount?: number;
-}
-
 /**
  * The bridge table file of a model: "bridge" in model.json names another directory's (relative
  * path), else the directory's own. Of a named `.json`, its packed `.bin` sibling when there is one.
@@ -140,7 +122,7 @@ export function modelExists(dir: string): boolean {
  * threshold outside (0, 1], a malformed bridge table): a corrupt model must never score anything.
  */
 export function loadModel(dir: string): LoadedModel {
-  const raw = readJson(join(dir, 'model.json')) as ModelHeader & { params?: string; weights?: unknown; context?: ContextBlock };
+  const raw = readJson(join(dir, 'model.json')) as ModelFile;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`model.json in ${dir} is not a JSON object`);
   if (raw.format !== MODEL_FORMAT && raw.format !== MODEL_FORMAT_V1) throw new Error(`unsupported model format ${JSON.stringify(raw.format)} in ${dir}`);
   if (!sameNames(raw.features, FEATURE_NAMES)) throw new Error(`model in ${dir} was trained with a different feature set`);

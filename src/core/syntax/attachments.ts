@@ -65,7 +65,7 @@ function docCommentRows(lines: readonly string[], syntax: readonly LineSyntax[],
     // godoc: the comment lines directly above a top-level declaration, no blank line between
     for (let i = 0; i < n; i++) {
       const ls = syntax[i];
-      if (!ls || ls.depth !== 0 || !(ls.kind === 'header' || GO_DECLARATION.test(lines[i] ?? ''))) continue;
+      if (ls?.depth !== 0 || !(ls.kind === 'header' || GO_DECLARATION.test(lines[i] ?? ''))) continue;
       for (let r = i - 1; r >= 0 && syntax[r]?.kind === 'comment' && (lines[r] ?? '').trimStart().startsWith('//'); r--) doc[r] = 1;
     }
   }

@@ -7,6 +7,7 @@ import { linkAttachments } from './attachments.js';
 import { languageInfo, type LanguageInfo } from './languages.js';
 import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
 import { pairGroup } from './clauseGroups.js';
+import { enclosingScopesByRow } from './enclosingScopes.js';
 import { MAX_SCOPE_DEPTH } from '../limits.js';
 
 const DEF_RE =
@@ -100,22 +101,56 @@ export function trivialIndex(lines: readonly string[], language: string): Syntax
   };
 }
 
+/** What every pass reads: the lines, the language, and whether it is code enough for brackets and identifiers. */
+interface Source {
+  lines: readonly string[];
+  language: string;
+  info: LanguageInfo;
+  code: boolean;
+  /** the line comment prefix, if any */
+  prefix: string | null;
+  /** indentation unit of the text (placeholder bodies) */
+  unit: string;
+}
+
 function build(lines: readonly string[], language: string): SyntaxIndex {
   const info = languageInfo(language);
+  const src: Source = { lines, language, info, code: codeish(info), prefix: info.lineComment, unit: detectIndentUnit(lines) };
+  const br = scanBrackets(src);
+  const scopes: Scope[] = [...braceScopes(src, br), ...indentScopes(src, br.isComment), ...markdownSections(src)];
+  scopes.sort((a, b) => a.start - b.start || b.end - a.end);
+  markMethods(scopes);
+  const { out, definitions, imports, ownerOf } = lineFacts(src, br, scopes);
+  pairClauses(out, ownerOf);
+  const attachRows = Uint8Array.from(out, (ls) => (ls.kind === 'decorator' ? 1 : 0));
+  return { language, hasGrammar: false, parseOk: false, lines: out, scopes, definitions, imports, attachedTo: linkAttachments(lines, out, language, attachRows) };
+}
+
+/** What bracket matching finds: statements, comment lines, closers, brace-delimited blocks. */
+interface Brackets {
+  stmtStart: Int32Array;
+  stmtEnd: Int32Array;
+  isComment: Uint8Array;
+  /** per line: the lines closing brackets it opens */
+  closers: number[][];
+  braceScopes: { open: number; close: number }[];
+  /** For a line whose first token is a closing `}`: the row of the matching `{`. */
+  closesRowOf: Int32Array;
+}
+
+/**
+ * Bracket matching with strings and comments skipped (code-ish languages only). Each stack entry
+ * knows how many `{` are at or below it and the row of the lowest `(`/`[`, so a line reads both in
+ * O(1) instead of scanning the stack (which costs O(depth) per line on deep nesting).
+ */
+function scanBrackets(src: Source): Brackets {
+  const { lines, info, code, prefix } = src;
   const n = lines.length;
-  const code = codeish(info);
-  const prefix = info.lineComment;
   const stmtStart = new Int32Array(n);
-  const stmtEnd = new Int32Array(n);
   const isComment = new Uint8Array(n);
   const closers: number[][] = Array.from({ length: n }, () => []);
   const braceScopes: { open: number; close: number }[] = [];
-  /** For a line whose first token is a closing `}`: the row of the matching `{`. */
   const closesRowOf = new Int32Array(n).fill(-1);
-
-  // 1. bracket matching with strings and comments skipped (code-ish languages only). Each entry
-  // knows how many `{` are at or below it and the row of the lowest `(`/`[`, so a line reads
-  // both in O(1) instead of scanning the stack (which costs O(depth) per line on deep nesting).
   const stack: { ch: string; row: number; braces: number; parenRow: number }[] = [];
   let inBlock = false; // inside /* */ or <!-- -->
   const [bcOpen, bcClose] = info.blockComment ?? [null, null];
@@ -161,8 +196,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
         const below = stack[stack.length - 1];
         const parenRow = below && below.parenRow >= 0 ? below.parenRow : ch === '{' ? -1 : row;
         stack.push({ ch, row, braces: (below?.braces ?? 0) + (ch === '{' ? 1 : 0), parenRow });
-      }
-      else if (ch === ')' || ch === ']' || ch === '}') {
+      } else if (ch === ')' || ch === ']' || ch === '}') {
         const want = ch === ')' ? '(' : ch === ']' ? '[' : '{';
         for (let k = stack.length - 1; k >= 0 && k >= stack.length - 4; k--) {
           if (stack[k]!.ch === want) {
@@ -183,63 +217,75 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
     }
     if (stack.length > 10000) stack.length = 0; // garbage input: stop tracking
   }
-  // statement ends: the last line sharing a start
+  return { stmtStart, stmtEnd: statementEnds(stmtStart), isComment, closers, braceScopes, closesRowOf };
+}
+
+/** Statement ends: the last line sharing a start. */
+function statementEnds(stmtStart: Int32Array): Int32Array {
+  const n = stmtStart.length;
+  const stmtEnd = new Int32Array(n);
   for (let row = n - 1; row >= 0; row--) {
     const s = stmtStart[row]!;
     stmtEnd[row] = row === n - 1 || stmtStart[row + 1] !== s || row + 1 === s ? row : stmtEnd[row + 1]!;
     if (s !== row) stmtEnd[s] = Math.max(stmtEnd[s]!, stmtEnd[row]!);
   }
   for (let row = 0; row < n; row++) stmtEnd[row] = stmtEnd[stmtStart[row]!]!;
+  return stmtEnd;
+}
 
-  const scopes: Scope[] = [];
-  const unit = detectIndentUnit(lines);
+/** A scope from its rows and header text: kind and name from the header, decorators above it, body start and indent. */
+function makeScope(src: Source, start: number, headerEnd: number, end: number, headerText: string): Scope {
+  const { lines, info, code, prefix } = src;
+  const t = stripLineComment(headerText.trim(), prefix);
+  let kind = 'block';
+  let name: string | undefined;
+  const ty = TYPE_RE.exec(t);
+  const df = ty ? null : DEF_RE.exec(t);
+  const ct = CONTROL_RE.exec(t);
+  if (ct && !ty) kind = ct[1]!.replace(/\s+/g, '_').replace('else_if', 'if');
+  else if (ty) {
+    kind = typeKind(ty[1]!);
+    name = ty[2];
+  } else if (df) {
+    kind = 'function';
+    name = df[1];
+  } else if (info.indentScoped || !code) {
+    const key = /^-?\s*([\w$.-]+)\s*:/.exec(t);
+    if (key) name = key[1];
+  }
+  // decorators: annotation lines right above the header
+  const decorators: number[] = [];
+  for (let r = start - 1; r >= 0; r--) {
+    const l = String(lines[r] ?? '').trim();
+    if (DECORATOR_RE.test(l)) decorators.unshift(r);
+    else break;
+  }
+  let bodyStart = Math.min(headerEnd + 1, end);
+  while (bodyStart < end && String(lines[bodyStart] ?? '').trim() === '') bodyStart++;
+  const bodyLine = String(lines[bodyStart] ?? '');
+  return {
+    kind,
+    ...(name ? { name } : {}),
+    start,
+    headerEnd,
+    bodyStart,
+    end,
+    decorators,
+    bodyIndent: bodyStart > headerEnd && bodyLine.trim() ? leadingWhitespace(bodyLine) : leadingWhitespace(String(lines[start] ?? '')) + src.unit,
+    isDefinition: DEFINITION_KINDS.has(kind) && !!name,
+  };
+}
+
+/** Brace scopes: `{` ... `}` spanning lines; the header is the statement holding the `{`. */
+function braceScopes(src: Source, br: Brackets): Scope[] {
+  const { lines, prefix } = src;
+  const { stmtStart, isComment } = br;
   const prevCode = (row: number): number => {
     for (let r = row - 1; r >= 0; r--) if (String(lines[r] ?? '').trim() !== '' && !isComment[r]) return r;
     return -1;
   };
-  const makeScope = (start: number, headerEnd: number, end: number, headerText: string): Scope => {
-    const t = stripLineComment(headerText.trim(), prefix);
-    let kind = 'block';
-    let name: string | undefined;
-    const ty = TYPE_RE.exec(t);
-    const df = ty ? null : DEF_RE.exec(t);
-    const ct = CONTROL_RE.exec(t);
-    if (ct && !ty) kind = ct[1]!.replace(/\s+/g, '_').replace('else_if', 'if');
-    else if (ty) {
-      kind = typeKind(ty[1]!);
-      name = ty[2];
-    } else if (df) {
-      kind = 'function';
-      name = df[1];
-    } else if (info.indentScoped || !code) {
-      const key = /^-?\s*([\w$.-]+)\s*:/.exec(t);
-      if (key) name = key[1];
-    }
-    // decorators: annotation lines right above the header
-    const decorators: number[] = [];
-    for (let r = start - 1; r >= 0; r--) {
-      const l = String(lines[r] ?? '').trim();
-      if (DECORATOR_RE.test(l)) decorators.unshift(r);
-      else break;
-    }
-    let bodyStart = Math.min(headerEnd + 1, end);
-    while (bodyStart < end && String(lines[bodyStart] ?? '').trim() === '') bodyStart++;
-    const bodyLine = String(lines[bodyStart] ?? '');
-    return {
-      kind,
-      ...(name ? { name } : {}),
-      start,
-      headerEnd,
-      bodyStart,
-      end,
-      decorators,
-      bodyIndent: bodyStart > headerEnd && bodyLine.trim() ? leadingWhitespace(bodyLine) : leadingWhitespace(String(lines[start] ?? '')) + unit,
-      isDefinition: DEFINITION_KINDS.has(kind) && !!name,
-    };
-  };
-
-  // 2a. brace scopes: `{` ... `}` spanning lines; the header is the statement holding the `{`
-  for (const b of braceScopes) {
+  const scopes: Scope[] = [];
+  for (const b of br.braceScopes) {
     const openText = String(lines[b.open] ?? '').trim();
     let start = stmtStart[b.open]!;
     if (openText.startsWith('{')) {
@@ -248,71 +294,84 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
       const above = p >= 0 ? stripLineComment(String(lines[p] ?? '').trim(), prefix).trim() : '';
       if (p >= 0 && !/[,[({;}]$/.test(above)) start = stmtStart[p]!;
     }
-    scopes.push(makeScope(start, b.open, b.close, String(lines[start] ?? '')));
+    scopes.push(makeScope(src, start, b.open, b.close, String(lines[start] ?? '')));
   }
+  return scopes;
+}
 
-  // 2b. indentation scopes for indentation-scoped languages, and `:`-ended headers elsewhere
-  const indentScopes = info.indentScoped || !code;
-  if (indentScopes && info.name !== 'markdown') {
-    const open: { row: number; indent: number }[] = [];
-    let lastCode = -1;
-    const close = (upto: number, indent: number) => {
-      while (open.length && open[open.length - 1]!.indent >= indent) {
-        const o = open.pop()!;
-        if (upto > o.row) scopes.push(makeScope(o.row, o.row, upto, String(lines[o.row] ?? '')));
-      }
-    };
-    for (let row = 0; row < n; row++) {
-      const text = String(lines[row] ?? '');
-      if (text.trim() === '' || isComment[row]) continue;
-      const ind = indentWidth(text);
-      close(lastCode, ind);
-      const next = nextCode(row);
-      const opens = next >= 0 && indentWidth(String(lines[next] ?? '')) > ind && (info.indentScoped || /:\s*$/.test(text));
-      if (opens && open.length < MAX_SCOPE_DEPTH) open.push({ row, indent: ind });
-      lastCode = row;
-    }
-    close(lastCode, -1);
-  }
-  function nextCode(row: number): number {
+/** Indentation scopes for indentation-scoped languages, and `:`-ended headers elsewhere (not markdown). */
+function indentScopes(src: Source, isComment: Uint8Array): Scope[] {
+  const { lines, info, code } = src;
+  const scopes: Scope[] = [];
+  if (!(info.indentScoped || !code) || info.name === 'markdown') return scopes;
+  const n = lines.length;
+  const nextCode = (row: number): number => {
     for (let r = row + 1; r < n && r < row + 200; r++) if (String(lines[r] ?? '').trim() !== '' && !isComment[r]) return r;
     return -1;
-  }
-
-  // 2c. markdown sections
-  if (info.name === 'markdown') {
-    const heads: { row: number; level: number }[] = [];
-    let fence = false;
-    for (let row = 0; row < n; row++) {
-      const t = String(lines[row] ?? '');
-      if (/^\s*(```|~~~)/.test(t)) fence = !fence;
-      const m = !fence && /^(#{1,6})\s+(.*)$/.exec(t);
-      if (m) heads.push({ row, level: m[1]!.length });
+  };
+  const open: { row: number; indent: number }[] = [];
+  let lastCode = -1;
+  const close = (upto: number, indent: number) => {
+    while (open.length && open[open.length - 1]!.indent >= indent) {
+      const o = open.pop()!;
+      if (upto > o.row) scopes.push(makeScope(src, o.row, o.row, upto, String(lines[o.row] ?? '')));
     }
-    for (let i = 0; i < heads.length; i++) {
-      let end = n - 1;
-      for (let j = i + 1; j < heads.length; j++) {
-        if (heads[j]!.level <= heads[i]!.level) {
-          end = heads[j]!.row - 1;
-          break;
-        }
-      }
-      while (end > heads[i]!.row && String(lines[end] ?? '').trim() === '') end--;
-      if (end > heads[i]!.row) {
-        const sc = makeScope(heads[i]!.row, heads[i]!.row, end, '');
-        sc.kind = 'section';
-        sc.name = String(lines[heads[i]!.row]).replace(/^#+\s*/, '').trim().slice(0, 200);
-        sc.isDefinition = true;
-        scopes.push(sc);
+  };
+  for (let row = 0; row < n; row++) {
+    const text = String(lines[row] ?? '');
+    if (text.trim() === '' || isComment[row]) continue;
+    const ind = indentWidth(text);
+    close(lastCode, ind);
+    const next = nextCode(row);
+    const opens = next >= 0 && indentWidth(String(lines[next] ?? '')) > ind && (info.indentScoped || /:\s*$/.test(text));
+    if (opens && open.length < MAX_SCOPE_DEPTH) open.push({ row, indent: ind });
+    lastCode = row;
+  }
+  close(lastCode, -1);
+  return scopes;
+}
+
+/** Markdown sections: a heading up to the next heading of its level or above. */
+function markdownSections(src: Source): Scope[] {
+  const { lines, info } = src;
+  const scopes: Scope[] = [];
+  if (info.name !== 'markdown') return scopes;
+  const n = lines.length;
+  const heads: { row: number; level: number }[] = [];
+  let fence = false;
+  for (let row = 0; row < n; row++) {
+    const t = String(lines[row] ?? '');
+    if (/^\s*(```|~~~)/.test(t)) fence = !fence;
+    const m = !fence && /^(#{1,6})\s+(.*)$/.exec(t);
+    if (m) heads.push({ row, level: m[1]!.length });
+  }
+  for (let i = 0; i < heads.length; i++) {
+    let end = n - 1;
+    for (let j = i + 1; j < heads.length; j++) {
+      if (heads[j]!.level <= heads[i]!.level) {
+        end = heads[j]!.row - 1;
+        break;
       }
     }
+    while (end > heads[i]!.row && String(lines[end] ?? '').trim() === '') end--;
+    if (end > heads[i]!.row) {
+      const sc = makeScope(src, heads[i]!.row, heads[i]!.row, end, '');
+      sc.kind = 'section';
+      sc.name = String(lines[heads[i]!.row]).replace(/^#+\s*/, '').trim().slice(0, 200);
+      sc.isDefinition = true;
+      scopes.push(sc);
+    }
   }
+  return scopes;
+}
 
-  scopes.sort((a, b) => a.start - b.start || b.end - a.end);
-  // Functions inside class-like scopes are methods: the latest definition before a function that
-  // starts before it and reaches its end decides. A stack of the definitions that can still decide
-  // (ends decreasing upwards: an earlier one that ends no later than a later one never can) and a
-  // binary search replace a backward scan per function, which was quadratic.
+/**
+ * Functions inside class-like scopes (sorted by start) are methods: the latest definition before a
+ * function that starts before it and reaches its end decides. A stack of the definitions that can
+ * still decide (ends decreasing upwards: an earlier one that ends no later than a later one never
+ * can) and a binary search replace a backward scan per function, which was quadratic.
+ */
+function markMethods(scopes: Scope[]): void {
   const defs: number[] = [];
   for (let i = 0, entered = 0; i < scopes.length; i++) {
     const s = scopes[i]!;
@@ -333,37 +392,29 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
     const o = defs.length && scopes[defs[lo]!]!.end >= s.end ? scopes[defs[lo]!]! : null;
     if (o && /class|interface|struct|enum|trait|impl|module/.test(o.kind)) s.kind = 'method';
   }
+}
 
-  // 3. per-line facts
+/**
+ * Per-line facts: kind, enclosing scopes, defined and used names, statement range, closers; the
+ * names imports bind and the lines defining each name; for clause lines, the first line of their group.
+ */
+function lineFacts(src: Source, br: Brackets, scopes: Scope[]) {
+  const { lines, language, code, prefix } = src;
+  const { stmtStart, stmtEnd, isComment, closers, closesRowOf } = br;
+  const n = lines.length;
+  const bcOpen = src.info.blockComment?.[0] ?? null;
   const headerRows = new Set(scopes.filter((s) => s.isDefinition).map((s) => s.start));
   const decoratorRows = new Set(scopes.flatMap((s) => s.decorators));
   const definitions = new Map<string, number[]>();
   const imports = new Map<string, number>();
-  const pairs: number[][] = Array.from({ length: n }, () => []);
   const ownerOf = new Map<number, number>();
   const out: LineSyntax[] = new Array(n);
   const isCloser = closerTest(language);
 
-  const order = scopes.map((_, i) => i).sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || a - b);
+  const enclosing = enclosingScopesByRow(scopes, n);
   const definitionAt = new Map<number, Scope>();
   for (const s of scopes) if (s.isDefinition && s.name && !definitionAt.has(s.start)) definitionAt.set(s.start, s);
-  let active: number[] = [];
-  // lines with the same enclosing scopes share one array (nothing mutates it)
-  let shared: number[] = [];
-  let k = 0;
   for (let row = 0; row < n; row++) {
-    let changed = false;
-    if (active.some((s) => scopes[s]!.end < row)) {
-      active = active.filter((s) => scopes[s]!.end >= row);
-      changed = true;
-    }
-    while (k < order.length && scopes[order[k]!]!.headerEnd + 1 <= row) {
-      const s = order[k++]!;
-      if (scopes[s]!.end >= row) {
-        active.push(s);
-        changed = true;
-      }
-    }
     const text = String(lines[row] ?? '');
     const t = text.trim();
     const bare = stripLineComment(t, prefix).trim();
@@ -372,7 +423,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
     let kind: LineKind;
     if (t === '') kind = 'blank';
     else if (isComment[row] || (bcOpen && t.startsWith(bcOpen))) kind = 'comment';
-    else if (code && IMPORT_RE.test(bare) && active.length === 0) {
+    else if (code && IMPORT_RE.test(bare) && enclosing[row]!.length === 0) {
       kind = 'import';
       for (const b of importBindings(bare)) if (!imports.has(b)) imports.set(b, row);
     } else if (headerRows.has(row)) kind = 'header';
@@ -422,14 +473,10 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
       if (rows) rows.push(row);
       else definitions.set(d, [row]);
     }
-    if (changed) {
-      if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end);
-      shared = active.slice();
-    }
     out[row] = {
       kind,
-      depth: shared.length,
-      scopes: shared,
+      depth: enclosing[row]!.length,
+      scopes: enclosing[row]!,
       defines,
       uses,
       stmtStart: stmtStart[row]!,
@@ -438,7 +485,12 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
       pairs: [],
     };
   }
-  // clause groups -> pairs
+  return { out, definitions, imports, ownerOf };
+}
+
+/** Clause groups (each clause line -> the first line of its group) become each line's pairs. */
+function pairClauses(out: LineSyntax[], ownerOf: Map<number, number>): void {
+  const pairs: number[][] = Array.from({ length: out.length }, () => []);
   const groups = new Map<number, number[]>();
   for (const [row, root] of ownerOf) {
     const g = groups.get(root) ?? [root];
@@ -446,10 +498,7 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
     groups.set(root, g);
   }
   for (const g of groups.values()) pairGroup(g, (r, o) => pairs[r]!.push(o));
-  for (let row = 0; row < n; row++) if (pairs[row]!.length) out[row]!.pairs = pairs[row]!.sort((a, b) => a - b);
-
-  const attachRows = Uint8Array.from(out, (ls) => (ls.kind === 'decorator' ? 1 : 0));
-  return { language, hasGrammar: false, parseOk: false, lines: out, scopes, definitions, imports, attachedTo: linkAttachments(lines, out, language, attachRows) };
+  for (let row = 0; row < out.length; row++) if (pairs[row]!.length) out[row]!.pairs = pairs[row]!.sort((a, b) => a - b);
 }
 
 /** Names an import-like line binds: `import a.b.C`, `import a.b.C as D`, `from x import a, b as c`, `import {a} from`. */

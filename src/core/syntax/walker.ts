@@ -11,6 +11,7 @@ import { linkAttachments } from './attachments.js';
 import { closerTest, detectIndentUnit, identifiersIn, leadingWhitespace, type IdentifierScanOptions } from './lineText.js';
 import { MAX_SCOPE_DEPTH } from '../limits.js';
 import { pairGroup } from './clauseGroups.js';
+import { enclosingScopesByRow } from './enclosingScopes.js';
 
 /** Scope kinds that define a name. */
 const DEFINITION_KINDS = new Set([
@@ -219,7 +220,6 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
   const importRow = new Uint8Array(n);
   const decoRow = new Uint8Array(n);
   const clauseRow = new Uint8Array(n);
-  const headerRow = new Uint8Array(n);
   const stringRow = new Uint8Array(n);
   const stringEndCol = new Int32Array(n).fill(-1);
   const defines: (string[] | null)[] = new Array(n).fill(null);
@@ -532,160 +532,211 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
   }
   cursor.delete();
 
-  return assemble();
+  return assemble(lines, language, {
+    hasCode,
+    commentRow,
+    docRow,
+    importRow,
+    decoRow,
+    clauseRow,
+    stringRow,
+    stringEndCol,
+    attachRow,
+    defines,
+    bound,
+    closers,
+    stmts,
+    scopes,
+    groups,
+    definitions,
+    imports,
+    keywords,
+    parseOk: !root.hasError,
+  });
+}
 
-  function assemble(): SyntaxIndex {
-    // statement ranges: each line takes the last statement (in pre-order) that covers it, so inner
-    // statements override outer ones. One sweep with a stack of open statements: painting every
-    // statement's lines would cost O(lines x nesting depth).
-    const stmtStart = new Int32Array(n);
-    const stmtEnd = new Int32Array(n);
-    const open: number[] = []; // indexes into stmts of statements started and not yet known to be over
-    for (let r = 0, k = 0; r < n; r++) {
-      // pre-order visits statements by start row
-      while (k < stmts.length && stmts[k]! <= r) {
-        open.push(k);
-        k += 2;
-      }
-      while (open.length && Math.min(stmts[open[open.length - 1]! + 1]!, last) < r) open.pop();
-      if (open.length) {
-        const top = open[open.length - 1]!;
-        stmtStart[r] = stmts[top]!;
-        stmtEnd[r] = Math.min(stmts[top + 1]!, last);
-      } else stmtStart[r] = stmtEnd[r] = r;
-    }
-    // a compound statement's header lines form their own statement
-    const unit = detectIndentUnit(lines);
-    const scopeEnds = new Set<number>();
-    for (const sc of scopes) {
-      const s0 = Math.min(stmtStart[sc.start]!, sc.start, sc.decorators[0] ?? sc.start);
-      for (let r = sc.start; r <= sc.headerEnd; r++) {
-        stmtStart[r] = s0;
-        stmtEnd[r] = sc.headerEnd;
-      }
-      for (const r of sc.decorators) {
-        stmtStart[r] = s0;
-        stmtEnd[r] = sc.headerEnd;
-      }
-      scopeEnds.add(sc.end);
-      if (sc.isDefinition) headerRow[sc.start] = 1;
-      const bodyLine = lines[sc.bodyStart] ?? '';
-      sc.bodyIndent =
-        sc.bodyStart > sc.headerEnd && bodyLine.trim() !== ''
-          ? leadingWhitespace(bodyLine)
-          : leadingWhitespace(lines[sc.start] ?? '') + unit;
-    }
+/** What the tree walk collects; `assemble` derives the per-line facts from it. */
+interface Walked {
+  /** the row holds a token of code */
+  hasCode: Uint8Array;
+  commentRow: Uint8Array;
+  docRow: Uint8Array;
+  importRow: Uint8Array;
+  decoRow: Uint8Array;
+  clauseRow: Uint8Array;
+  /** the row is inside a multi-line string (not its first or last row) */
+  stringRow: Uint8Array;
+  /** the column where a multi-line string ends on its last row, or -1 */
+  stringEndCol: Int32Array;
+  /** rows holding nothing but (part of) an attribute/decorator/annotation */
+  attachRow: Uint8Array;
+  /** per row: names defined, names bound by an import, rows closing what it opens */
+  defines: (string[] | null)[];
+  bound: (string[] | null)[];
+  closers: (number[] | null)[];
+  /** flat [start, end, ...] in pre-order */
+  stmts: number[];
+  scopes: Scope[];
+  /** clause groups: an owner's first row, then its clause rows */
+  groups: number[][];
+  definitions: Map<string, number[]>;
+  imports: Map<string, number>;
+  keywords: ReadonlySet<string>;
+  parseOk: boolean;
+}
 
-    // blank and comment lines between a compound's statements are their own statement
-    for (let r = 0; r < n; r++) {
-      if (!hasCode[r] && stmtStart[r] !== r && scopeEnds.has(stmtEnd[r]!) && stmtStart[r]! < r) {
-        stmtStart[r] = stmtEnd[r] = r;
-      }
+/** The SyntaxIndex from what the walk collected: statements, scope headers, clause pairs, then each line. */
+function assemble(lines: string[], language: string, w: Walked): SyntaxIndex {
+  const n = lines.length;
+  const { scopes } = w;
+  const { stmtStart, stmtEnd } = statementRanges(w.stmts, n);
+  const { headerRow, scopeEnds } = scopeHeaders(scopes, lines, stmtStart, stmtEnd);
+  // blank and comment lines between a compound's statements are their own statement
+  for (let r = 0; r < n; r++) {
+    if (!w.hasCode[r] && stmtStart[r] !== r && scopeEnds.has(stmtEnd[r]!) && stmtStart[r]! < r) {
+      stmtStart[r] = stmtEnd[r] = r;
     }
+  }
+  const pairs = clausePairs(w.groups, n);
+  const { hasCode, docRow, commentRow, importRow, decoRow, clauseRow, stringRow, stringEndCol, defines, bound, closers } = w;
 
-    // clause groups -> pairs; chains (`} else if (...) {` owns the next `else`) merge into one group
-    const pairs: (number[] | null)[] = new Array(n).fill(null);
-    const parentOf = new Map<number, number>();
-    const find = (r: number): number => {
-      let x = r;
-      while (parentOf.has(x) && parentOf.get(x) !== x) x = parentOf.get(x)!;
-      // path compression: a long `else if` chain would otherwise be walked once per member
-      for (let y = r; y !== x; ) {
-        const next = parentOf.get(y) ?? x;
-        parentOf.set(y, x);
-        y = next;
-      }
-      parentOf.set(r, x);
-      return x;
-    };
-    for (const g of groups) {
-      const root = find(g[0]!);
-      for (const r of g) {
-        const rr = find(r);
-        if (rr !== root) parentOf.set(rr, root);
-      }
+  const enclosing = enclosingScopesByRow(scopes, n);
+  const out: LineSyntax[] = new Array(n);
+  const isCloser = closerTest(language);
+  const scan = scanOptions(language, w.keywords);
+  for (let row = 0; row < n; row++) {
+    const text = lines[row] ?? '';
+    let kind: LineKind;
+    if (isBlank(text)) kind = 'blank';
+    else if (docRow[row]) kind = 'docstring';
+    else if (commentRow[row] && !hasCode[row]) kind = 'comment';
+    else if (importRow[row]) kind = 'import';
+    else if (headerRow[row]) kind = 'header';
+    else if (decoRow[row] && !defines[row]) kind = 'decorator';
+    else if (clauseRow[row]) kind = 'clause';
+    else if (isCloser(text)) kind = 'closer';
+    else kind = 'code';
+
+    const def = defines[row];
+    const b = bound[row];
+    let usesOut: string[] = [];
+    // include paths are not identifiers
+    const includeLine = kind === 'import' && (language === 'c' || language === 'cpp');
+    if (kind !== 'blank' && kind !== 'comment' && kind !== 'docstring' && !stringRow[row] && !includeLine) {
+      const from = stringEndCol[row]! >= 0 ? stringEndCol[row]! : 0;
+      usesOut = identifiersIn(text, from, scan);
+      if (def || b) usesOut = usesOut.filter((x) => !def?.includes(x) && !b?.includes(x));
     }
-    const members = new Map<number, number[]>();
-    for (const r of parentOf.keys()) {
-      if (r >= n) continue;
-      const root = find(r);
-      const m = members.get(root);
-      if (m) m.push(r);
-      else members.set(root, [r]);
-    }
-    for (const rows of members.values()) pairGroup(rows, (r, o) => push(pairs, r, o));
-
-    // enclosing scopes per line: a scope encloses its body lines (after the header) through its end
-    const order = scopes.map((_, i) => i);
-    order.sort((a, b) => scopes[a]!.headerEnd - scopes[b]!.headerEnd || scopes[b]!.end - scopes[a]!.end || a - b);
-    let active: number[] = [];
-    // lines with the same enclosing scopes share one array (nothing mutates it)
-    let shared: number[] = [];
-    let k = 0;
-    const out: LineSyntax[] = new Array(n);
-    const isCloser = closerTest(language);
-    const scan = scanOptions(language, keywords);
-    for (let row = 0; row < n; row++) {
-      let changed = false;
-      if (active.some((s) => scopes[s]!.end < row)) {
-        active = active.filter((s) => scopes[s]!.end >= row);
-        changed = true;
-      }
-      while (k < order.length && scopes[order[k]!]!.headerEnd + 1 <= row) {
-        const s = order[k++]!;
-        if (scopes[s]!.end >= row) {
-          active.push(s);
-          changed = true;
-        }
-      }
-      if (changed) {
-        if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end || a - b);
-        shared = active.slice();
-      }
-
-      const text = lines[row] ?? '';
-      let kind: LineKind;
-      if (isBlank(text)) kind = 'blank';
-      else if (docRow[row]) kind = 'docstring';
-      else if (commentRow[row] && !hasCode[row]) kind = 'comment';
-      else if (importRow[row]) kind = 'import';
-      else if (headerRow[row]) kind = 'header';
-      else if (decoRow[row] && !defines[row]) kind = 'decorator';
-      else if (clauseRow[row]) kind = 'clause';
-      else if (isCloser(text)) kind = 'closer';
-      else kind = 'code';
-
-      const def = defines[row];
-      const b = bound[row];
-      let usesOut: string[] = [];
-      // include paths are not identifiers
-      const includeLine = kind === 'import' && (language === 'c' || language === 'cpp');
-      if (kind !== 'blank' && kind !== 'comment' && kind !== 'docstring' && !stringRow[row] && !includeLine) {
-        const from = stringEndCol[row]! >= 0 ? stringEndCol[row]! : 0;
-        usesOut = identifiersIn(text, from, scan);
-        if (def || b) usesOut = usesOut.filter((x) => !def?.includes(x) && !b?.includes(x));
-      }
-      out[row] = {
-        kind,
-        depth: shared.length,
-        scopes: shared,
-        defines: def ? (def.length > 1 ? [...new Set(def)] : def) : [],
-        uses: usesOut,
-        stmtStart: stmtStart[row]!,
-        stmtEnd: stmtEnd[row]!,
-        closers: closers[row] ? uniqueSorted(closers[row]!) : [],
-        pairs: pairs[row] ? uniqueSorted(pairs[row]!) : [],
-      };
-    }
-    return {
-      language,
-      hasGrammar: true,
-      parseOk: !root.hasError,
-      lines: out,
-      scopes,
-      definitions,
-      imports,
-      attachedTo: linkAttachments(lines, out, language, attachRow),
+    out[row] = {
+      kind,
+      depth: enclosing[row]!.length,
+      scopes: enclosing[row]!,
+      defines: def ? (def.length > 1 ? [...new Set(def)] : def) : [],
+      uses: usesOut,
+      stmtStart: stmtStart[row]!,
+      stmtEnd: stmtEnd[row]!,
+      closers: closers[row] ? uniqueSorted(closers[row]!) : [],
+      pairs: pairs[row] ? uniqueSorted(pairs[row]!) : [],
     };
   }
+  return {
+    language,
+    hasGrammar: true,
+    parseOk: w.parseOk,
+    lines: out,
+    scopes,
+    definitions: w.definitions,
+    imports: w.imports,
+    attachedTo: linkAttachments(lines, out, language, w.attachRow),
+  };
+}
+
+/**
+ * Statement ranges: each line takes the last statement (in pre-order) that covers it, so inner
+ * statements override outer ones. One sweep with a stack of open statements: painting every
+ * statement's lines would cost O(lines x nesting depth).
+ */
+function statementRanges(stmts: number[], n: number): { stmtStart: Int32Array; stmtEnd: Int32Array } {
+  const last = Math.max(0, n - 1);
+  const stmtStart = new Int32Array(n);
+  const stmtEnd = new Int32Array(n);
+  const open: number[] = []; // indexes into stmts of statements started and not yet known to be over
+  for (let r = 0, k = 0; r < n; r++) {
+    // pre-order visits statements by start row
+    while (k < stmts.length && stmts[k]! <= r) {
+      open.push(k);
+      k += 2;
+    }
+    while (open.length && Math.min(stmts[open[open.length - 1]! + 1]!, last) < r) open.pop();
+    if (open.length) {
+      const top = open[open.length - 1]!;
+      stmtStart[r] = stmts[top]!;
+      stmtEnd[r] = Math.min(stmts[top + 1]!, last);
+    } else stmtStart[r] = stmtEnd[r] = r;
+  }
+  return { stmtStart, stmtEnd };
+}
+
+/**
+ * A compound statement's header lines (and decorators) form their own statement; each scope gets
+ * its body indent. Returns the definitions' header rows and the scopes' last rows.
+ */
+function scopeHeaders(scopes: Scope[], lines: string[], stmtStart: Int32Array, stmtEnd: Int32Array) {
+  const headerRow = new Uint8Array(lines.length);
+  const unit = detectIndentUnit(lines);
+  const scopeEnds = new Set<number>();
+  for (const sc of scopes) {
+    const s0 = Math.min(stmtStart[sc.start]!, sc.start, sc.decorators[0] ?? sc.start);
+    for (let r = sc.start; r <= sc.headerEnd; r++) {
+      stmtStart[r] = s0;
+      stmtEnd[r] = sc.headerEnd;
+    }
+    for (const r of sc.decorators) {
+      stmtStart[r] = s0;
+      stmtEnd[r] = sc.headerEnd;
+    }
+    scopeEnds.add(sc.end);
+    if (sc.isDefinition) headerRow[sc.start] = 1;
+    const bodyLine = lines[sc.bodyStart] ?? '';
+    sc.bodyIndent =
+      sc.bodyStart > sc.headerEnd && bodyLine.trim() !== ''
+        ? leadingWhitespace(bodyLine)
+        : leadingWhitespace(lines[sc.start] ?? '') + unit;
+  }
+  return { headerRow, scopeEnds };
+}
+
+/** Clause groups -> each row's paired rows; chains (`} else if (...) {` owns the next `else`) merge into one group. */
+function clausePairs(groups: number[][], n: number): (number[] | null)[] {
+  const pairs: (number[] | null)[] = new Array(n).fill(null);
+  const parentOf = new Map<number, number>();
+  const find = (r: number): number => {
+    let x = r;
+    while (parentOf.has(x) && parentOf.get(x) !== x) x = parentOf.get(x)!;
+    // path compression: a long `else if` chain would otherwise be walked once per member
+    for (let y = r; y !== x; ) {
+      const next = parentOf.get(y) ?? x;
+      parentOf.set(y, x);
+      y = next;
+    }
+    parentOf.set(r, x);
+    return x;
+  };
+  for (const g of groups) {
+    const root = find(g[0]!);
+    for (const r of g) {
+      const rr = find(r);
+      if (rr !== root) parentOf.set(rr, root);
+    }
+  }
+  const members = new Map<number, number[]>();
+  for (const r of parentOf.keys()) {
+    if (r >= n) continue;
+    const root = find(r);
+    const m = members.get(root);
+    if (m) m.push(r);
+    else members.set(root, [r]);
+  }
+  for (const rows of members.values()) pairGroup(rows, (r, o) => push(pairs, r, o));
+  return pairs;
 }

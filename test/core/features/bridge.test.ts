@@ -8,7 +8,7 @@ describe('fitBridge', () => {
     file: ['refresh', 'render', 'progress', `noise${k}`],
     gold: ['refresh', 'progress'],
   }));
-  samples.push(...Array.from({ length: 12 }, (_, k) => ({ query: ['parse', 'config'], file: ['refresh', 'render', 'load'], gold: ['load'] })));
+  samples.push(...Array.from({ length: 12 }, () => ({ query: ['parse', 'config'], file: ['refresh', 'render', 'load'], gold: ['load'] })));
 
   it('learns a positive association for co-occurring gold terms and none for unrelated ones', () => {
     const b = fitBridge(samples, { minQuery: 2, minPair: 2 });

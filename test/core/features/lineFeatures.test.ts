@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
-import { analyzeQuery, callEndsLine, FEATURE_NAMES, indentedLine, lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
+import { analyzeQuery, COL, callEndsLine, FEATURE_NAMES, indentedLine, lineFeatures, NUM_FEATURES, writeLineFeatures } from '../../../src/core/features/lineFeatures.js';
 import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
 
 const code = [
@@ -69,6 +69,42 @@ describe('lineFeatures', () => {
     const Y = lineFeatures({ query: 'config', lines: code, syntax, language: 'python' }, { bridge });
     expect(Y[4 * NUM_FEATURES + col('bridge_norm')]).toBe(1);
     expect(Y[7 * NUM_FEATURES + col('bridge_norm')]).toBe(0);
+  });
+});
+
+describe('row layout', () => {
+  it('names every column once, in FEATURE_NAMES order', () => {
+    expect(FEATURE_NAMES.length).toBe(NUM_FEATURES);
+    expect(new Set(FEATURE_NAMES).size).toBe(NUM_FEATURES);
+    expect(Object.keys(COL)).toEqual(FEATURE_NAMES);
+    FEATURE_NAMES.forEach((name, i) => expect(COL[name as keyof typeof COL]).toBe(i));
+  });
+
+  // every index of the matrix written exactly once: no column left out, none written twice or past the row
+  const writes = (query: string, lines: string[], syntax: ReturnType<typeof buildSyntaxIndex>, path?: string) => {
+    const count = new Map<number, number>();
+    const X = new Proxy(new Float64Array(lines.length * NUM_FEATURES), {
+      set(target, key, value) {
+        const i = Number(key);
+        count.set(i, (count.get(i) ?? 0) + 1);
+        return Reflect.set(target, key, value);
+      },
+    });
+    writeLineFeatures(X, { query, lines, syntax, language: syntax.language, path }, { bridge: emptyBridge() });
+    return count;
+  };
+  const expectEachOnce = (count: Map<number, number>, n: number) => {
+    expect(count.size).toBe(n * NUM_FEATURES);
+    for (let i = 0; i < n * NUM_FEATURES; i++) expect(count.get(i), `row ${Math.floor(i / NUM_FEATURES)}, ${FEATURE_NAMES[i % NUM_FEATURES]}`).toBe(1);
+  };
+
+  it('writes every column of every row exactly once, with a grammar and with the fallback index', async () => {
+    const lines = readFileSync(fileURLToPath(new URL('../../../examples/logging.py', import.meta.url)), 'utf8').split('\n');
+    await ensureGrammar('python');
+    const query = 'Traceback (most recent call last):\n  File "x.py", line 3, in format\nWhy does `PercentStyleMultiline.format` lose the auto indent?';
+    expectEachOnce(writes(query, lines, buildSyntaxIndex(lines, 'python'), 'src/_pytest/logging.py'), lines.length);
+    expectEachOnce(writes('render_bar width', code, buildSimpleSyntaxIndex(code, 'python')), code.length);
+    expect(writes('anything', [], buildSimpleSyntaxIndex([], 'python')).size).toBe(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { marginals, nllAndGrad, pathScore, viterbi, type CrfParams } from '../../../src/core/model/crf.js';
+import { marginals, viterbi, type CrfParams } from '../../../src/core/model/crf.js';
+import { nllAndGrad, pathScore } from '../../../src/train/crfLoss.js';
 
 /** Deterministic pseudo-random numbers for reproducible cases. */
 function rng(seed: number): () => number {

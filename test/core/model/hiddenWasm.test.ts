@@ -11,6 +11,7 @@ import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../../../src/core/feat
 import { hiddenKernel } from '../../../src/core/model/hiddenWasm.js';
 import { loadDefaultScorer } from '../../../src/core/model/index.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
+import { initParams } from '../../../src/train/lamrLoss.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 
 const same = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
@@ -27,7 +28,7 @@ describe('hidden layer in WebAssembly', () => {
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (const [F, H] of [[64, 48], [84, 48], [5, 3], [7, 1], [10, 8], [3, 17]]) {
       const m = new LamrModel(F, H, 'lamr');
-      m.init(Math.floor(rnd() * 1000));
+      initParams(m, Math.floor(rnd() * 1000));
       for (const n of [1, 2, 7, 300]) {
         const X = new Float64Array(n * F);
         for (let i = 0; i < X.length; i++) X[i] = rnd() < 0.5 ? 0 : rnd() < 0.1 ? -0 : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 6 - 3);

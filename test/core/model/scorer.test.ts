@@ -8,6 +8,7 @@ import { lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatu
 import { createLearnedScorer, defaultModelDir, loadDefaultScorer } from '../../../src/core/model/index.js';
 import { loadModel, saveModel } from '../../../src/core/model/io.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
+import { initParams } from '../../../src/train/lamrLoss.js';
 import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
 
 describe('createLearnedScorer', () => {
@@ -19,7 +20,7 @@ describe('createLearnedScorer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skim-model-'));
     try {
       const m = new LamrModel(NUM_FEATURES, 8, 'lamr');
-      m.init(4);
+      initParams(m, 4);
       saveModel(dir, m, emptyBridge(), { threshold: 0.2 });
       const s = createLearnedScorer(dir);
       expect(s).not.toBeNull();
@@ -41,9 +42,9 @@ describe('createLearnedScorer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skim-model-'));
     try {
       const m = new LamrModel(NUM_FEATURES, 8, 'lamr');
-      m.init(4);
+      initParams(m, 4);
       const ctx = new LamrModel(NUM_FEATURES + NUM_CONTEXT_FEATURES, 8, 'lamr');
-      ctx.init(5);
+      initParams(ctx, 5);
       saveModel(dir, m, emptyBridge(), { threshold: 0.2, stage1Threshold: 0.3, stage1DocPower: 0 }, ctx);
       expect(loadModel(dir).context?.p).toEqual(Float64Array.from(new Float32Array(ctx.p)));
       const lines = ['def f(x):', '    return x + 1', '', 'def g():', '    pass'];

@@ -42,7 +42,11 @@ describe('fillCheapGaps', () => {
   it('asks for the marker price only of runs that could be cheaper than any marker', () => {
     const asked: [number, number][] = [];
     const local = Uint8Array.from([1, 0, 0, 0, 1, 0, 1]);
-    fillCheapGaps(local, [], { line: (k) => (k < 4 ? 20 : 1), marker: (a, b) => (asked.push([a, b]), 12) });
+    const marker = (a: number, b: number) => {
+      asked.push([a, b]);
+      return 12;
+    };
+    fillCheapGaps(local, [], { line: (k) => (k < 4 ? 20 : 1), marker });
     // lines 1-3 cost 60 tokens: never compared; line 5 is a one-line interior gap: filled outright
     expect(asked).toEqual([]);
     expect([...local]).toEqual([1, 0, 0, 0, 1, 1, 1]);
