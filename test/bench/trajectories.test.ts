@@ -40,7 +40,7 @@ async function firstTen(req: PruneRequest): Promise<PruneResult> {
   const lines = req.code.split('\n').slice(0, 60);
   const keepMask = new Uint8Array(60).map((_, i) => (i < 10 ? 1 : 0));
   const text = lines.slice(0, 10).join('\n') + '\n# ... 50 lines omitted (11-60)\n';
-  return { text, keepMask, kept: [[1, 10]], omitted: [[11, 60]], score: 0.5, tokensIn: 0, tokensOut: 0, language: 'python', ms: 0, shape: 'raw', warnings: [] };
+  return { text, keepMask, kept: [[1, 10]], omitted: [[11, 60]], score: 0.5, tokensIn: 0, tokensOut: 0, language: 'python', ms: 0, shape: 'raw', warnings: [], diagnostics: [] };
 }
 
 describe('replayRun', () => {

@@ -40,6 +40,7 @@ export function fakePrune(req: PruneRequest): PruneResult {
     ms: 0,
     shape: 'raw',
     warnings: [],
+    diagnostics: [],
     keepMask,
     ...(req.explain ? { explain: lines.map((_, i) => ({ line: i + 1, score: keepMask[i], kept: keepMask[i] === 1 })) } : {}),
   };

@@ -43,7 +43,10 @@ describe('scoreLines', () => {
 
   it('does not call the scorer when there is nothing to prune', async () => {
     let calls = 0;
-    const counting: Scorer = { name: 'c', score: (input) => (calls++, frozenScorer([]).score(input)) };
+    const counting: Scorer = { name: 'c', score: (input) => {
+        calls++;
+        return frozenScorer([]).score(input);
+      } };
     const { scored } = await stagesThroughScore({ code }, counting);
     expect(calls).toBe(0);
     expect(scored.docScore).toBe(0);
