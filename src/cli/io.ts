@@ -1,9 +1,10 @@
 /**
- * CLI plumbing shared by the actions: reading input, writing output, and the one boundary where
- * errors become a one-line message and an exit code (never a stack trace for a user error).
+ * CLI plumbing shared by the actions: reading input, writing output, option values. Errors are
+ * thrown as they are; ../program.ts turns them into a message and an exit code.
  */
 import { InvalidArgumentError } from 'commander';
-import { EXIT_CODES, SkimError } from '../core/errors.js';
+import { z } from 'zod';
+import { SkimError } from '../core/errors.js';
 import type { Pruner } from '../core/prune.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
@@ -33,46 +34,32 @@ export function warn(message: string): void {
   process.stderr.write(`skim: warning: ${message}\n`);
 }
 
-/** Run an action; SkimError -> "skim: message" + its exit code; anything else -> exit 70. */
+/** An action whose return value is its exit code (0 or none: success). Errors propagate to the program's boundary. */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    try {
-      const code = await fn(...args);
-      if (typeof code === 'number' && code !== 0) process.exitCode = code;
-    } catch (err) {
-      if (err instanceof SkimError) {
-        process.stderr.write(`skim: ${err.message}\n`);
-        process.exitCode = EXIT_CODES[err.code];
-      } else {
-        process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-        if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
-        process.exitCode = 70;
-      }
-    }
+    const code = await fn(...args);
+    if (typeof code === 'number' && code !== 0) process.exitCode = code;
   };
 }
 
-// --- option parsers (commander) ---
-export function parseRatio(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 1) throw new InvalidArgumentError('must be a number >= 1');
-  return n;
+// --- option values ---
+/**
+ * The one parser of numeric option values: the text as a number, checked by a rule (a field rule
+ * of the request schema, FIELD_RULES in src/core/request.ts, or intAtLeast/numberIn). Anything
+ * else (empty, "abc", NaN, out of range) is a usage error naming the option.
+ */
+export function numberOption(rule: z.ZodType<number>): (value: string) => number {
+  return (value: string) => {
+    const r = rule.safeParse(value.trim() === '' ? Number.NaN : Number(value));
+    if (!r.success) throw new InvalidArgumentError(r.error.issues.map((i) => i.message).join('; '));
+    return r.data;
+  };
 }
-export function parseTokens(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
-  return n;
-}
-export function parseThreshold(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('must be a number in [0, 1]');
-  return n;
-}
-export function parseCount(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
-  return n;
-}
+
+/** An integer >= min. */
+export const intAtLeast = (min: number): z.ZodType<number> => z.number().int().min(min);
+/** A finite number in [min, max] (max: no bound when left out). */
+export const numberIn = (min: number, max = Number.MAX_VALUE): z.ZodType<number> => z.number().min(min).max(max);
 
 export interface ScorerFlags {
   scorer?: string;

@@ -14,7 +14,8 @@ import { SessionMemory } from '../../core/session/memory.js';
 import { type SessionFlags, taskOf, withSession } from '../session.js';
 import { countTokens } from '../../core/tokens/count.js';
 import { decodeText, isValidUtf8 } from '../../tools/fileTools.js';
-import { action, parseRatio, parseThreshold, parseTokens, prunerFor, readInput, warn, writeOut } from '../io.js';
+import { FIELD_RULES } from '../../core/request.js';
+import { action, numberOption, prunerFor, readInput, warn, writeOut } from '../io.js';
 
 interface PruneFlags extends SessionFlags {
   query?: string;
@@ -38,12 +39,12 @@ export function registerPrune(program: Command): void {
     .description('prune a file or tool output (cat -n, grep -n) for a goal hint')
     .argument('[file]', 'file to prune, or - for stdin')
     .option('-q, --query <text>', 'the goal hint: what you need from this code')
-    .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', parseRatio)
-    .option('-t, --tokens <n>', 'budget: output tokens <= n', parseTokens)
-    .option('--max-chars <n>', 'budget: output characters <= n, markers included', parseTokens)
-    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', parseThreshold)
+    .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', numberOption(FIELD_RULES.ratio))
+    .option('-t, --tokens <n>', 'budget: output tokens <= n', numberOption(FIELD_RULES.count))
+    .option('--max-chars <n>', 'budget: output characters <= n, markers included', numberOption(FIELD_RULES.count))
+    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', numberOption(FIELD_RULES.unit))
     .option('--task <text>', "the run's overall task, scored next to --query (default: $SKIM_TASK)")
-    .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', parseTokens)
+    .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', numberOption(FIELD_RULES.lineNumber))
     .option('--session <id>', 'session memory on disk: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
     .option('-l, --language <name>', 'language (default: from the path or content)')
     .option('--json', 'print one JSON object (text, kept, omitted, score, tokensIn, tokensOut, language, ms)')
@@ -55,7 +56,6 @@ export function registerPrune(program: Command): void {
     .action(action(async (file: string | undefined, flags: PruneFlags) => {
       if ([flags.ratio, flags.tokens, flags.maxChars].filter((v) => v !== undefined).length > 1)
         throw new SkimError('give one budget: --ratio, --tokens or --max-chars', 'EUSAGE');
-      if (flags.firstLine === 0) throw new SkimError('--first-line is 1-based', 'EUSAGE');
       const pruner = prunerFor(flags);
       if (flags.batch) return runBatch(pruner, flags.batch, flags);
       return withSession(flags, (session) => pruneOne(pruner, file, flags, session));
