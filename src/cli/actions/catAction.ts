@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { numberLines, readTextFileExact } from '../../tools/fileTools.js';
+import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { action, numberOption, prunerFor, warn, writeOut } from '../io.js';
 import { type SessionFlags, taskOf, withSession } from '../session.js';
@@ -43,8 +43,9 @@ export function registerCat(program: Command): void {
       for (const file of files) {
         let text: string;
         let encoding: 'utf8' | 'latin1';
+        let warning: string | undefined;
         try {
-          ({ text, encoding } = await readTextFileExact(file));
+          ({ text, encoding, warning } = await readTextFile(file));
         } catch (err) {
           if (!(err instanceof SkimError)) throw err;
           process.stderr.write(`skim cat: ${err.message}\n`);
@@ -58,7 +59,7 @@ export function registerCat(program: Command): void {
           continue;
         }
         // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
-        if (encoding === 'latin1') warn(`${file}: not valid UTF-8: pruned as Latin-1, bytes kept as they are`);
+        if (warning) warn(`${file}: ${warning}`);
         const result = await pruner.prune({
           code: numbered,
           query: flags.focus,

@@ -3,7 +3,6 @@
  * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { SkimError } from '../../core/errors.js';
 import { action, prunerFor } from '../io.js';
 
 interface McpFlags {
@@ -23,12 +22,7 @@ export function registerMcp(program: Command): void {
 }
 
 async function mcpCommand(flags: McpFlags): Promise<void> {
-  const [{ runStdioServer }, { WorkspaceError }] = await Promise.all([import('../../mcp/server.js'), import('../../mcp/workspace.js')]);
+  const { runStdioServer } = await import('../../mcp/server.js');
   const pruner = prunerFor(flags);
-  try {
-    await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
-  } catch (err) {
-    if (err instanceof WorkspaceError) throw new SkimError(err.message, 'ENOINPUT');
-    throw err;
-  }
+  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
 }

@@ -12,9 +12,9 @@ import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { SessionMemory } from '../../core/session/memory.js';
 import { type SessionFlags, taskOf, withSession } from '../session.js';
-import { countTokens } from '../../core/tokens/count.js';
-import { decodeText, isValidUtf8 } from '../../tools/fileTools.js';
-import { FIELD_RULES } from '../../core/request.js';
+import { decodeInput } from '../../tools/fileTools.js';
+import { z } from 'zod';
+import { FIELD_RULES, parseWith, REQUEST_FIELDS, sessionId } from '../../core/request.js';
 import { action, numberOption, prunerFor, readInput, warn, writeOut } from '../io.js';
 
 interface PruneFlags extends SessionFlags {
@@ -63,16 +63,8 @@ export function registerPrune(program: Command): void {
 }
 
 async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFlags, session: SessionMemory | undefined): Promise<number> {
-  const buf = await readInput(file);
-  const utf8 = isValidUtf8(buf);
-  const code = decodeText(buf);
-  if (!utf8) {
-    // Fail open: the original bytes, untouched.
-    warn('input is not valid UTF-8: returned unchanged');
-    if (flags.json) await writeOut(JSON.stringify(jsonResult(wholeResult(code, 'input is not valid UTF-8: returned unchanged'))) + '\n');
-    else await new Promise<void>((r) => process.stdout.write(buf, () => r()));
-    return 0;
-  }
+  // not valid UTF-8: pruned as Latin-1 text, written back as Latin-1, so kept lines keep their bytes
+  const { text: code, encoding, warning } = decodeInput(await readInput(file));
   const req: PruneRequest = {
     code,
     query: flags.query,
@@ -88,11 +80,11 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     firstLine: flags.firstLine,
     session,
   };
-  const result = await pruner.prune(req);
+  const result = withWarning(await pruner.prune(req), warning);
   for (const w of result.warnings) warn(w);
   if (flags.json) await writeOut(JSON.stringify(jsonResult(result, flags.explain)) + '\n');
-  else if (flags.explain) await writeOut(renderExplain(code, result));
-  else await writeOut(result.text);
+  else if (flags.explain) await writeOut(renderExplain(code, result), encoding);
+  else await writeOut(result.text, encoding);
   return 0;
 }
 
@@ -118,13 +110,9 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
   return out;
 }
 
-function wholeResult(code: string, warning: string): PruneResult {
-  const n = code === '' ? 0 : code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
-  const tokens = countTokens(code);
-  return {
-    text: code, kept: n ? [[1, n]] : [], omitted: [], score: 1, tokensIn: tokens, tokensOut: tokens,
-    language: 'text', ms: 0, shape: 'raw', warnings: [warning], keepMask: new Uint8Array(n).fill(1),
-  };
+/** A result with the input's own warning (decoding) first. */
+function withWarning(r: PruneResult, warning: string | undefined): PruneResult {
+  return warning ? { ...r, warnings: [warning, ...r.warnings] } : r;
 }
 
 /** A gutter per input line: keep score, semantic-gate share, K(ept)/- and the reason. */
@@ -154,23 +142,12 @@ export function formatScore(x: number): string {
   return (x >= 0.01 ? x.toFixed(3) : x.toExponential(2)).padEnd(7);
 }
 
-interface BatchLine {
-  id?: unknown;
-  code?: string;
-  path?: string;
-  query?: string;
-  language?: string;
-  ratio?: number;
-  tokens?: number;
-  maxChars?: number;
-  threshold?: number;
-  explain?: boolean;
-  task?: string;
-  firstLine?: number;
-  window?: boolean;
-  /** Lines of one session share memory, in file order (in this process only). */
-  session?: string;
-}
+/**
+ * A batch line: a request as the HTTP API takes it (the core's wire schema), with `code` or a file
+ * `path` to read, and an `id` echoed back. Lines of one session share memory, in file order (in
+ * this process only).
+ */
+const batchLineSchema = z.object({ ...REQUEST_FIELDS, code: REQUEST_FIELDS.code.optional(), id: z.unknown(), session: sessionId.optional() });
 
 async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promise<number> {
   try {
@@ -189,25 +166,25 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
     if (raw.trim() === '') continue;
     let id: unknown = null;
     try {
-      let req: BatchLine;
+      let json: unknown;
       try {
-        req = JSON.parse(raw) as BatchLine;
+        json = JSON.parse(raw);
       } catch {
         throw new SkimError(`line ${lineNo}: not valid JSON`, 'EUSAGE');
       }
-      id = req.id ?? null;
+      id = (json as { id?: unknown } | null)?.id ?? null;
+      const req = parseWith(batchLineSchema, json, `line ${lineNo}: `);
       let code = req.code;
-      if (code === undefined && typeof req.path === 'string') code = decodeText(await readInput(req.path));
-      if (typeof code !== 'string') throw new SkimError(`line ${lineNo}: needs "code" or "path"`, 'EUSAGE');
-      if (req.session !== undefined && (typeof req.session !== 'string' || req.session === ''))
-        throw new SkimError(`line ${lineNo}: "session" must be a non-empty string`, 'EUSAGE');
+      let warning: string | undefined;
+      if (code === undefined && req.path !== undefined) ({ text: code, warning } = decodeInput(await readInput(req.path)));
+      if (code === undefined) throw new SkimError(`line ${lineNo}: needs "code" or "path"`, 'EUSAGE');
       let session: SessionMemory | undefined;
       if (req.session !== undefined) {
         session = sessions.get(req.session) ?? new SessionMemory();
         sessions.set(req.session, session);
       }
       const ownBudget = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
-      const result = await pruner.prune({
+      const result = withWarning(await pruner.prune({
         code,
         query: req.query ?? flags.query,
         language: req.language ?? flags.language,
@@ -217,12 +194,15 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
         maxChars: ownBudget ? req.maxChars : flags.maxChars,
         threshold: req.threshold ?? flags.threshold,
         explain: req.explain ?? flags.explain,
-        repair: flags.repair,
+        repair: req.repair ?? flags.repair,
         task: req.task ?? taskOf(flags),
         firstLine: req.firstLine,
         window: req.window,
+        relativeThreshold: req.relativeThreshold,
+        keepSmall: req.keepSmall,
+        pinLines: req.pinLines,
         session,
-      });
+      }), warning);
       await writeOut(JSON.stringify({ id, ...jsonResult(result, req.explain ?? flags.explain) }) + '\n');
     } catch (err) {
       failures++;

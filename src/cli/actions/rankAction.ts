@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { decodeText, readFileBytes } from '../../tools/fileTools.js';
+import { readTextFile } from '../../tools/fileTools.js';
 import { action, intAtLeast, numberOption, prunerFor, writeOut } from '../io.js';
 
 interface RankFlags {
@@ -45,5 +45,5 @@ async function rankCommand(files: string[], flags: RankFlags): Promise<void> {
 }
 
 async function readDocument(path: string): Promise<{ path: string; code: string }> {
-  return { path, code: decodeText(await readFileBytes(path)) };
+  return { path, code: (await readTextFile(path)).text };
 }
