@@ -8,7 +8,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { z } from 'zod';
 import { SkimError } from '../core/errors.js';
+import { FIELD_RULES } from '../core/request.js';
+import { numberOption } from './io.js';
 import type { GrepDialect } from '../tools/grepSyntax.js';
 import { type GrepOutputMode, type GrepSearchOptions, runGrepSearch } from '../tools/grepSearch.js';
 import { compileGrepMatcher } from '../tools/linePattern.js';
@@ -223,6 +226,15 @@ function nonNegativeInt(v: string, what: string): number {
   return Number(v.trim());
 }
 
+/** A value of one of skim's own options, by the CLI's numeric parser; its complaint in grep's words. */
+function skimNumber(value: string, option: string, rule: z.ZodType<number>): number {
+  try {
+    return numberOption(rule)(value);
+  } catch (err) {
+    throw new UsageError(`${value}: ${option} ${(err as Error).message}`);
+  }
+}
+
 /** Parse grep's arguments the way getopt_long does (permuting: operands may come first). */
 export function parseGrepArgs(args: string[]): ParsedGrepArgs {
   const o: ParsedGrepArgs = {
@@ -389,14 +401,11 @@ export function parseGrepArgs(args: string[]): ParsedGrepArgs {
       case 'g':
         o.glob = value;
         return;
-      case 'ratio': {
-        const r = Number(value);
-        if (!Number.isFinite(r) || r < 1) throw new UsageError(`${value}: --ratio must be a number >= 1`);
-        o.ratio = r;
+      case 'ratio':
+        o.ratio = skimNumber(value!, '--ratio', FIELD_RULES.ratio);
         return;
-      }
       case 't':
-        o.tokens = nonNegativeInt(value!, '--tokens must be a non-negative integer');
+        o.tokens = skimNumber(value!, '--tokens', FIELD_RULES.count);
         return;
       case 'session':
         o.session = value;

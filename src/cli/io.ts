@@ -3,6 +3,7 @@
  * thrown as they are; ../program.ts turns them into a message and an exit code.
  */
 import { InvalidArgumentError } from 'commander';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
 import type { Pruner } from '../core/prune.js';
@@ -50,10 +51,20 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
  */
 export function numberOption(rule: z.ZodType<number>): (value: string) => number {
   return (value: string) => {
-    const r = rule.safeParse(value.trim() === '' ? Number.NaN : Number(value));
-    if (!r.success) throw new InvalidArgumentError(r.error.issues.map((i) => i.message).join('; '));
+    const n = value.trim() === '' ? Number.NaN : Number(value);
+    if (Number.isNaN(n)) throw new InvalidArgumentError('not a number');
+    const r = rule.safeParse(n);
+    if (!r.success) throw new InvalidArgumentError(r.error.issues.map(describeIssue).join('; '));
     return r.data;
   };
+}
+
+/** A rule's complaint about a number, in the words of an option's help. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_small') return `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}`;
+  if (issue.code === 'too_big') return `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}`;
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return 'must be an integer';
+  return issue.message;
 }
 
 /** An integer >= min. */
@@ -73,6 +84,7 @@ export interface ScorerFlags {
 export function prunerFor(flags: ScorerFlags): Pruner {
   const s = flags.scorer ?? 'learned';
   if (s !== 'learned' && s !== 'heuristic') throw new SkimError(`unknown scorer: ${s} (use learned or heuristic)`, 'EUSAGE');
+  if (flags.model !== undefined && !existsSync(flags.model)) throw new SkimError(`model directory not found: ${flags.model}`, 'ENOINPUT');
   let real: Promise<Pruner> | null = null;
   const get = () => (real ??= import('../core/prune.js').then((m) => m.createPruner({ scorer: s, modelDir: flags.model })));
   return {
