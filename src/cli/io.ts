@@ -53,6 +53,7 @@ export function numberOption(rule: z.ZodType<number>): (value: string) => number
   return (value: string) => {
     const n = value.trim() === '' ? Number.NaN : Number(value);
     if (Number.isNaN(n)) throw new InvalidArgumentError('not a number');
+    if (!Number.isFinite(n)) throw new InvalidArgumentError('must be a finite number');
     const r = rule.safeParse(n);
     if (!r.success) throw new InvalidArgumentError(r.error.issues.map(describeIssue).join('; '));
     return r.data;
