@@ -2,10 +2,11 @@
  * CLI plumbing shared by the actions: reading input, writing output, option values. Errors are
  * thrown as they are; ../program.ts turns them into a message and an exit code.
  */
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
+import { FIELD_RULES } from '../core/request.js';
 import type { Pruner } from '../core/prune.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
@@ -72,6 +73,38 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export const intAtLeast = (min: number): z.ZodType<number> => z.number().int().min(min);
 /** A finite number in [min, max] (max: no bound when left out). */
 export const numberIn = (min: number, max = Number.MAX_VALUE): z.ZodType<number> => z.number().min(min).max(max);
+
+/** --scorer and --model, for every command that prunes (prunerFor reads them). */
+export function scorerOptions(cmd: Command): Command {
+  return cmd.option('--scorer <name>', 'learned (default) or heuristic').option('--model <dir>', 'model weights directory (default: the shipped model)');
+}
+
+/** What pruneOptions adds (the goal hint aside, whose name differs). */
+export interface PruneOptionFlags extends ScorerFlags {
+  ratio?: number;
+  tokens?: number;
+  maxChars?: number;
+  session?: string;
+  task?: string;
+}
+
+/**
+ * The options of the pruning read commands, with the request schema's rules: the goal hint
+ * (`goal`: its flags, e.g. '-q, --query <text>', and help), the budgets, session memory, the task,
+ * the scorer.
+ */
+export function pruneOptions(cmd: Command, goal: string, goalHelp: string): Command {
+  const name = /--[\w-]+/.exec(goal)![0];
+  return scorerOptions(
+    cmd
+      .option(goal, goalHelp)
+      .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', numberOption(FIELD_RULES.ratio))
+      .option('-t, --tokens <n>', 'budget: output tokens <= n', numberOption(FIELD_RULES.count))
+      .option('--max-chars <n>', `budget: output characters <= n, markers included (the lines that serve ${name} first)`, numberOption(FIELD_RULES.count))
+      .option('--session <id>', 'session memory on disk: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
+      .option('--task <text>', `the run's overall task, scored next to ${name} (default: $SKIM_TASK)`),
+  );
+}
 
 export interface ScorerFlags {
   scorer?: string;

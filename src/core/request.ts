@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { SkimError } from './errors.js';
-import { isKnownLanguage, LANGUAGES } from './syntax/index.js';
+import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { SessionMemory } from './session/memory.js';
 import type { PruneRequest } from './types.js';
 

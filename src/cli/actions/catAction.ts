@@ -7,35 +7,16 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { FIELD_RULES } from '../../core/request.js';
-import { action, numberOption, prunerFor, warn, writeOut } from '../io.js';
-import { type SessionFlags, taskOf, withSession } from '../session.js';
+import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
+import { taskOf, withSession } from '../session.js';
 
-interface CatFlags extends SessionFlags {
-  focus?: string;
-  maxChars?: number;
-  ratio?: number;
-  tokens?: number;
-  offset?: number;
-  limit?: number;
-  scorer?: string;
-  model?: string;
-}
+type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
 export function registerCat(program: Command): void {
-  program
-    .command('cat')
-    .description('print files numbered like `cat -n`, pruned to what the --focus question needs')
-    .argument('<files...>', 'files to read')
-    .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
-    .option('-r, --ratio <n>', 'budget: at most 1/n of the tokens', numberOption(FIELD_RULES.ratio))
-    .option('-t, --tokens <n>', 'budget: at most n tokens', numberOption(FIELD_RULES.count))
-    .option('--max-chars <n>', 'budget: at most n characters (a whole file under a limit, the lines that serve --focus first)', numberOption(FIELD_RULES.count))
-    .option('--session <id>', 'session memory: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
-    .option('--task <text>', "the run's overall task, scored next to --focus (default: $SKIM_TASK)")
+  const cat = program.command('cat').description('print files numbered like `cat -n`, pruned to what the --focus question needs').argument('<files...>', 'files to read');
+  pruneOptions(cat, '-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
     .option('--offset <line>', 'first line to show (1-based)', numberOption(FIELD_RULES.count))
     .option('--limit <n>', 'number of lines to show', numberOption(FIELD_RULES.count))
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
     .action(action(async (files: string[], flags: CatFlags) => withSession(flags, async (session) => {
       const pruner = prunerFor(flags);
       const task = taskOf(flags);

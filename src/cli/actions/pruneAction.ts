@@ -11,48 +11,33 @@ import { SkimError } from '../../core/errors.js';
 import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { SessionMemory } from '../../core/session/memory.js';
-import { type SessionFlags, taskOf, withSession } from '../session.js';
+import { taskOf, withSession } from '../session.js';
 import { decodeInput } from '../../tools/fileTools.js';
 import { z } from 'zod';
 import { FIELD_RULES, parseWith, REQUEST_FIELDS, sessionId } from '../../core/request.js';
-import { action, numberOption, prunerFor, readInput, warn, writeOut } from '../io.js';
+import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, readInput, warn, writeOut } from '../io.js';
 
-interface PruneFlags extends SessionFlags {
+interface PruneFlags extends PruneOptionFlags {
   query?: string;
-  maxChars?: number;
   firstLine?: number;
-  ratio?: number;
-  tokens?: number;
   threshold?: number;
   language?: string;
   json?: boolean;
   explain?: boolean;
   repair?: boolean;
   batch?: string;
-  scorer?: string;
-  model?: string;
 }
 
 export function registerPrune(program: Command): void {
-  program
-    .command('prune')
-    .description('prune a file or tool output (cat -n, grep -n) for a goal hint')
-    .argument('[file]', 'file to prune, or - for stdin')
-    .option('-q, --query <text>', 'the goal hint: what you need from this code')
-    .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', numberOption(FIELD_RULES.ratio))
-    .option('-t, --tokens <n>', 'budget: output tokens <= n', numberOption(FIELD_RULES.count))
-    .option('--max-chars <n>', 'budget: output characters <= n, markers included', numberOption(FIELD_RULES.count))
+  const prune = program.command('prune').description('prune a file or tool output (cat -n, grep -n) for a goal hint').argument('[file]', 'file to prune, or - for stdin');
+  pruneOptions(prune, '-q, --query <text>', 'the goal hint: what you need from this code')
     .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', numberOption(FIELD_RULES.unit))
-    .option('--task <text>', "the run's overall task, scored next to --query (default: $SKIM_TASK)")
     .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', numberOption(FIELD_RULES.lineNumber))
-    .option('--session <id>', 'session memory on disk: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
     .option('-l, --language <name>', 'language (default: from the path or content)')
     .option('--json', 'print one JSON object (text, kept, omitted, score, tokensIn, tokensOut, language, ms)')
     .option('--explain', 'show every line with its keep score, gate split and why it was kept')
     .option('--no-repair', 'skip the syntax repair stage (ablation)')
     .option('--batch <file.jsonl>', 'read one request per line ({id, code|path, query, ...}); stream one JSON result per line')
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory (default: the shipped model)')
     .action(action(async (file: string | undefined, flags: PruneFlags) => {
       if ([flags.ratio, flags.tokens, flags.maxChars].filter((v) => v !== undefined).length > 1)
         throw new SkimError('give one budget: --ratio, --tokens or --max-chars', 'EUSAGE');

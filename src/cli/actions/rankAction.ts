@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { readTextFile } from '../../tools/fileTools.js';
-import { action, intAtLeast, numberOption, prunerFor, writeOut } from '../io.js';
+import { action, intAtLeast, numberOption, prunerFor, writeOut, scorerOptions } from '../io.js';
 
 interface RankFlags {
   query: string;
@@ -16,16 +16,14 @@ interface RankFlags {
 }
 
 export function registerRank(program: Command): void {
-  program
+  const command = program
     .command('rank')
     .description('order files by relevance to a question, most relevant first')
     .argument('<files...>', 'files to rank')
     .requiredOption('-q, --query <question>', 'what you are looking for, as a complete question')
     .option('--top <n>', 'print only the n most relevant files', numberOption(intAtLeast(1)))
-    .option('--json', 'print JSON: [{ path, score, tokensIn }]')
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
-    .action(action(rankCommand));
+    .option('--json', 'print JSON: [{ path, score, tokensIn }]');
+  scorerOptions(command).action(action(rankCommand));
 }
 
 async function rankCommand(files: string[], flags: RankFlags): Promise<void> {

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
-import { action, intAtLeast, numberOption, prunerFor } from '../io.js';
+import { action, intAtLeast, numberOption, prunerFor, scorerOptions } from '../io.js';
 
 interface ServeOptions {
   host: string;
@@ -22,7 +22,7 @@ interface ServeOptions {
 
 export function registerServe(program: Command): void {
   const defaultWorkers = Math.max(1, Math.min(4, availableParallelism()));
-  program
+  const command = program
     .command('serve')
     .description('HTTP API (SWE-Pruner compatible POST /prune, /v1/prune, /v1/rank) and the playground at /')
     .option('--host <host>', 'interface to bind', '127.0.0.1')
@@ -31,10 +31,8 @@ export function registerServe(program: Command): void {
     .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', numberOption(intAtLeast(1)), DEFAULTS.timeoutMs)
     .option('--max-body <bytes>', 'largest accepted request body', numberOption(intAtLeast(1)), DEFAULTS.maxBodyBytes)
     .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', numberOption(intAtLeast(0)), DEFAULTS.maxQueue)
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
-    .option('-q, --quiet', 'do not log requests')
-    .action(action((opts: ServeOptions) => serveCommand(opts)));
+    .option('-q, --quiet', 'do not log requests');
+  scorerOptions(command).action(action((opts: ServeOptions) => serveCommand(opts)));
 }
 
 async function serveCommand(opts: ServeOptions): Promise<void> {

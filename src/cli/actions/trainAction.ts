@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { SkimError } from '../../core/errors.js';
 import { DISTRACTOR_WEIGHT } from '../../train/constants.js';
+import type { TrainRunOptions } from '../../train/pipeline.js';
 import { intAtLeast, numberIn, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
@@ -22,25 +23,8 @@ interface EvalOptions {
   onlyLatency?: boolean;
 }
 
-interface TrainOptions {
-  data: string[];
-  out: string;
-  init?: string;
-  epochs?: number;
-  maxSamples?: number;
-  seed?: number;
-  mode: 'lamr' | 'single';
-  hidden?: number;
-  contextHidden?: number;
-  commitDistractors?: number;
-  teacherDistractors?: number;
-  targetRecall?: number;
-  distractorWeight?: number;
-  ablationOut?: string;
-  lambda?: number;
-  rankWeight?: number;
-  contextStage: boolean;
-}
+/** The pipeline's options as commander gives them (log and progress are the action's). */
+type TrainOptions = Omit<TrainRunOptions, 'log' | 'progress'> & { mode: 'lamr' | 'single'; contextStage: boolean };
 
 /** Distractor rates and weights: 0 to 8. */
 const RATE = numberIn(0, 8);
