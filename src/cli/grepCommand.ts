@@ -169,13 +169,13 @@ const LONG: Record<string, [string, ArgKind]> = {
 const SHORT_NOARG = new Set(Array.from('EFGPiywxsvVbnHhoqaIrRLlcTZzU'));
 const SHORT_ARG = new Set(Array.from('efmdDABCgt'));
 
-/** A bad command line; `usage`: getopt's kind of error, followed by the usage lines (as grep does). */
-class UsageError extends Error {
+/** A bad command line (a SkimError 'EUSAGE'; grep exits 2 for it); `usage`: getopt's kind of error, followed by the usage lines (as grep does). */
+class UsageError extends SkimError {
   constructor(
     message: string,
     readonly usage = false,
   ) {
-    super(message);
+    super(message, 'EUSAGE');
   }
 }
 
@@ -534,8 +534,12 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
       for (const g of text.split('\n')) if (g !== '') p.fileFilters.push({ include: false, glob: g });
     }
   } catch (e) {
+    if (e instanceof SkimError) {
+      err(e.message);
+      return 2;
+    }
     const code = (e as NodeJS.ErrnoException).code;
-    if (!code && !(e instanceof SkimError)) throw e;
+    if (!code) throw e;
     err(`${(e as NodeJS.ErrnoException).path ?? ''}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`);
     return 2;
   }
