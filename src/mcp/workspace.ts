@@ -47,16 +47,16 @@ export class Workspace {
     if (!this.contains(lexical)) {
       throw new SkimError(`access denied: ${p} is outside the workspace root ${this.root}`, 'EOUTSIDE');
     }
-    let real: string;
-    try {
-      real = await realpath(lexical);
-    } catch {
-      throw new SkimError(`no such file or directory: ${p} (paths are relative to the workspace root ${this.root})`, 'ENOINPUT');
-    }
+    const missing = () => new SkimError(`no such file or directory: ${p} (paths are relative to the workspace root ${this.root})`, 'ENOINPUT');
+    const real = await realpath(lexical).catch(() => {
+      throw missing();
+    });
     if (!this.contains(real)) {
       throw new SkimError(`access denied: ${p} is a symlink that leads outside the workspace root`, 'EOUTSIDE');
     }
-    const info = await stat(real);
+    const info = await stat(real).catch(() => {
+      throw missing(); // gone since realpath
+    });
     return { abs: real, rel: this.toRel(real), isDirectory: info.isDirectory() };
   }
 }
