@@ -5,7 +5,8 @@
  *   const r = await prune({ code, query: 'Where is the proxy chosen for https URLs?', ratio: 4 });
  */
 export { prune, createPruner, pruneWith, type Pruner, type PrunerOptions } from './core/prune.js';
-export { SkimError, EXIT_CODES, type SkimErrorCode } from './core/errors.js';
+export { SkimError, EXIT_CODES, HTTP_STATUS, type SkimErrorCode } from './core/errors.js';
+export { pruneRequestSchema, wireRequestSchema, type WireRequest } from './core/request.js';
 export { countTokens } from './core/tokens/count.js';
 export { MARKER_RE, SEEN_VERB } from './core/render/render.js';
 export { SessionMemory, type SessionSnapshot, type SessionLimits } from './core/session/memory.js';

@@ -8,7 +8,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { z } from 'zod';
 import { SkimError } from '../core/errors.js';
+import { FIELD_RULES } from '../core/request.js';
+import { numberOption } from './io.js';
 import type { GrepDialect } from '../tools/grepSyntax.js';
 import { type GrepOutputMode, type GrepSearchOptions, runGrepSearch } from '../tools/grepSearch.js';
 import { compileGrepMatcher } from '../tools/linePattern.js';
@@ -166,13 +169,13 @@ const LONG: Record<string, [string, ArgKind]> = {
 const SHORT_NOARG = new Set(Array.from('EFGPiywxsvVbnHhoqaIrRLlcTZzU'));
 const SHORT_ARG = new Set(Array.from('efmdDABCgt'));
 
-/** A bad command line; `usage`: getopt's kind of error, followed by the usage lines (as grep does). */
-class UsageError extends Error {
+/** A bad command line (a SkimError 'EUSAGE'; grep exits 2 for it); `usage`: getopt's kind of error, followed by the usage lines (as grep does). */
+class UsageError extends SkimError {
   constructor(
     message: string,
     readonly usage = false,
   ) {
-    super(message);
+    super(message, 'EUSAGE');
   }
 }
 
@@ -221,6 +224,15 @@ export interface ParsedGrepArgs {
 function nonNegativeInt(v: string, what: string): number {
   if (!/^\d+$/.test(v.trim())) throw new UsageError(`${v}: ${what}`);
   return Number(v.trim());
+}
+
+/** A value of one of skim's own options, by the CLI's numeric parser; its complaint in grep's words. */
+function skimNumber(value: string, option: string, rule: z.ZodType<number>): number {
+  try {
+    return numberOption(rule)(value);
+  } catch (err) {
+    throw new UsageError(`${value}: ${option} ${(err as Error).message}`);
+  }
 }
 
 /** Parse grep's arguments the way getopt_long does (permuting: operands may come first). */
@@ -389,14 +401,11 @@ export function parseGrepArgs(args: string[]): ParsedGrepArgs {
       case 'g':
         o.glob = value;
         return;
-      case 'ratio': {
-        const r = Number(value);
-        if (!Number.isFinite(r) || r < 1) throw new UsageError(`${value}: --ratio must be a number >= 1`);
-        o.ratio = r;
+      case 'ratio':
+        o.ratio = skimNumber(value!, '--ratio', FIELD_RULES.ratio);
         return;
-      }
       case 't':
-        o.tokens = nonNegativeInt(value!, '--tokens must be a non-negative integer');
+        o.tokens = skimNumber(value!, '--tokens', FIELD_RULES.count);
         return;
       case 'session':
         o.session = value;
@@ -525,8 +534,12 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
       for (const g of text.split('\n')) if (g !== '') p.fileFilters.push({ include: false, glob: g });
     }
   } catch (e) {
+    if (e instanceof SkimError) {
+      err(e.message);
+      return 2;
+    }
     const code = (e as NodeJS.ErrnoException).code;
-    if (!code && !(e instanceof SkimError)) throw e;
+    if (!code) throw e;
     err(`${(e as NodeJS.ErrnoException).path ?? ''}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`);
     return 2;
   }

@@ -1,9 +1,12 @@
 /**
- * CLI plumbing shared by the actions: reading input, writing output, and the one boundary where
- * errors become a one-line message and an exit code (never a stack trace for a user error).
+ * CLI plumbing shared by the actions: reading input, writing output, option values. Errors are
+ * thrown as they are; ../program.ts turns them into a message and an exit code.
  */
-import { InvalidArgumentError } from 'commander';
-import { EXIT_CODES, SkimError } from '../core/errors.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { SkimError } from '../core/errors.js';
+import { FIELD_RULES } from '../core/request.js';
 import type { Pruner } from '../core/prune.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
@@ -33,45 +36,74 @@ export function warn(message: string): void {
   process.stderr.write(`skim: warning: ${message}\n`);
 }
 
-/** Run an action; SkimError -> "skim: message" + its exit code; anything else -> exit 70. */
+/** An action whose return value is its exit code (0 or none: success). Errors propagate to the program's boundary. */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    try {
-      const code = await fn(...args);
-      if (typeof code === 'number' && code !== 0) process.exitCode = code;
-    } catch (err) {
-      if (err instanceof SkimError) {
-        process.stderr.write(`skim: ${err.message}\n`);
-        process.exitCode = EXIT_CODES[err.code];
-      } else {
-        process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-        if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
-        process.exitCode = 70;
-      }
-    }
+    const code = await fn(...args);
+    if (typeof code === 'number' && code !== 0) process.exitCode = code;
   };
 }
 
-// --- option parsers (commander) ---
-export function parseRatio(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 1) throw new InvalidArgumentError('must be a number >= 1');
-  return n;
+// --- option values ---
+/**
+ * The one parser of numeric option values: the text as a number, checked by a rule (a field rule
+ * of the request schema, FIELD_RULES in src/core/request.ts, or intAtLeast/numberIn). Anything
+ * else (empty, "abc", NaN, out of range) is a usage error naming the option.
+ */
+export function numberOption(rule: z.ZodType<number>): (value: string) => number {
+  return (value: string) => {
+    const n = value.trim() === '' ? Number.NaN : Number(value);
+    if (Number.isNaN(n)) throw new InvalidArgumentError('not a number');
+    if (!Number.isFinite(n)) throw new InvalidArgumentError('must be a finite number');
+    const r = rule.safeParse(n);
+    if (!r.success) throw new InvalidArgumentError(r.error.issues.map(describeIssue).join('; '));
+    return r.data;
+  };
 }
-export function parseTokens(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
-  return n;
+
+/** A rule's complaint about a number, in the words of an option's help. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_small') return `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}`;
+  if (issue.code === 'too_big') return `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}`;
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return 'must be an integer';
+  return issue.message;
 }
-export function parseThreshold(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('must be a number in [0, 1]');
-  return n;
+
+/** An integer >= min. */
+export const intAtLeast = (min: number): z.ZodType<number> => z.number().int().min(min);
+/** A finite number in [min, max] (max: no bound when left out). */
+export const numberIn = (min: number, max = Number.MAX_VALUE): z.ZodType<number> => z.number().min(min).max(max);
+
+/** --scorer and --model, for every command that prunes (prunerFor reads them). */
+export function scorerOptions(cmd: Command): Command {
+  return cmd.option('--scorer <name>', 'learned (default) or heuristic').option('--model <dir>', 'model weights directory (default: the shipped model)');
 }
-export function parseCount(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
-  return n;
+
+/** What pruneOptions adds (the goal hint aside, whose name differs). */
+export interface PruneOptionFlags extends ScorerFlags {
+  ratio?: number;
+  tokens?: number;
+  maxChars?: number;
+  session?: string;
+  task?: string;
+}
+
+/**
+ * The options of the pruning read commands, with the request schema's rules: the goal hint
+ * (`goal`: its flags, e.g. '-q, --query <text>', and help), the budgets, session memory, the task,
+ * the scorer.
+ */
+export function pruneOptions(cmd: Command, goal: string, goalHelp: string): Command {
+  const name = /--[\w-]+/.exec(goal)![0];
+  return scorerOptions(
+    cmd
+      .option(goal, goalHelp)
+      .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', numberOption(FIELD_RULES.ratio))
+      .option('-t, --tokens <n>', 'budget: output tokens <= n', numberOption(FIELD_RULES.count))
+      .option('--max-chars <n>', `budget: output characters <= n, markers included (the lines that serve ${name} first)`, numberOption(FIELD_RULES.count))
+      .option('--session <id>', 'session memory on disk: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
+      .option('--task <text>', `the run's overall task, scored next to ${name} (default: $SKIM_TASK)`),
+  );
 }
 
 export interface ScorerFlags {
@@ -86,6 +118,7 @@ export interface ScorerFlags {
 export function prunerFor(flags: ScorerFlags): Pruner {
   const s = flags.scorer ?? 'learned';
   if (s !== 'learned' && s !== 'heuristic') throw new SkimError(`unknown scorer: ${s} (use learned or heuristic)`, 'EUSAGE');
+  if (flags.model !== undefined && !existsSync(flags.model)) throw new SkimError(`model directory not found: ${flags.model}`, 'ENOINPUT');
   let real: Promise<Pruner> | null = null;
   const get = () => (real ??= import('../core/prune.js').then((m) => m.createPruner({ scorer: s, modelDir: flags.model })));
   return {

@@ -1,10 +1,12 @@
 /**
- * The `skim` program: global options, the sub-commands a table names, and the one place where
- * commander's usage errors become exit code 64. ./cli.ts runs it with every sub-command;
- * ./readMain.ts (the bundled entry of the read commands) with prune, cat, grep and rank.
+ * The `skim` program: global options, the sub-commands a table names, and the one boundary where
+ * errors become a one-line message and an exit code (never a stack trace for a user error):
+ * commander's usage errors 64, a SkimError its code's (EXIT_CODES), anything else 70. ./cli.ts runs
+ * it with every sub-command; ./readMain.ts (the bundled entry of the read commands) with prune,
+ * cat, grep and rank.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT_CODES } from '../core/errors.js';
+import { EXIT_CODES, EXIT_INTERNAL, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 
 export type Register = (program: Command) => void;
@@ -28,9 +30,22 @@ export async function runProgram(argv: string[], commands: CommandTable): Promis
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    if (!(err instanceof CommanderError)) throw err;
+    process.exitCode = exitCodeOf(err);
+  }
+}
+
+/** Say what went wrong (once, on stderr) and give the exit code for it. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof CommanderError) {
     // commander has already printed its message (or the help/version text).
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
-    process.exitCode = ok ? 0 : EXIT_CODES.EUSAGE;
+    return ok ? 0 : EXIT_CODES.EUSAGE;
   }
+  if (err instanceof SkimError) {
+    process.stderr.write(`skim: ${err.message}\n`);
+    return EXIT_CODES[err.code];
+  }
+  process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+  if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+  return EXIT_INTERNAL;
 }

@@ -22,7 +22,7 @@ import { planSelection } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
 import { analyse } from './syntax/analyse.js';
 import type { Document, PruneRequest, PruneResult, Scorer } from './types.js';
-import { SkimError } from './errors.js';
+import { checkPruneRequest } from './request.js';
 
 export { queryAsRead } from './pipeline/job.js';
 export { relativeScore, relativeTau } from './select/threshold.js';
@@ -57,27 +57,8 @@ export function prune(req: PruneRequest): Promise<PruneResult> {
   return defaultPruner.prune(req);
 }
 
-function validate(req: PruneRequest): void {
-  if (req === null || typeof req !== 'object') throw new SkimError('request must be an object', 'EUSAGE');
-  if (typeof req.code !== 'string') throw new SkimError('`code` must be a string', 'EUSAGE');
-  if (req.query !== undefined && req.query !== null && typeof req.query !== 'string') throw new SkimError('`query` must be a string', 'EUSAGE');
-  if (req.ratio !== undefined && !(Number.isFinite(req.ratio) && req.ratio >= 1)) throw new SkimError('`ratio` must be a number >= 1', 'EUSAGE');
-  if (req.tokens !== undefined && !(Number.isInteger(req.tokens) && req.tokens >= 0)) throw new SkimError('`tokens` must be a non-negative integer', 'EUSAGE');
-  if (req.threshold !== undefined && !(Number.isFinite(req.threshold) && req.threshold >= 0 && req.threshold <= 1))
-    throw new SkimError('`threshold` must be a number in [0, 1]', 'EUSAGE');
-  if (req.relativeThreshold !== undefined && !(Number.isFinite(req.relativeThreshold) && req.relativeThreshold >= 0 && req.relativeThreshold <= 1))
-    throw new SkimError('`relativeThreshold` must be a number in [0, 1]', 'EUSAGE');
-  if (req.pinLines !== undefined && !(Array.isArray(req.pinLines) && req.pinLines.every((l) => Number.isInteger(l) && l >= 1)))
-    throw new SkimError('`pinLines` must be an array of 1-based line numbers', 'EUSAGE');
-  if (req.maxChars !== undefined && !(Number.isInteger(req.maxChars) && req.maxChars >= 0)) throw new SkimError('`maxChars` must be a non-negative integer', 'EUSAGE');
-  if ([req.ratio, req.tokens, req.maxChars].filter((v) => v !== undefined).length > 1)
-    throw new SkimError('give either `ratio`, `tokens` or `maxChars`, not several', 'EUSAGE');
-  if (req.firstLine !== undefined && !(Number.isInteger(req.firstLine) && req.firstLine >= 1)) throw new SkimError('`firstLine` must be a 1-based line number', 'EUSAGE');
-  if (req.task !== undefined && req.task !== null && typeof req.task !== 'string') throw new SkimError('`task` must be a string', 'EUSAGE');
-}
-
 export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readPolicy?: ReadGate[] } = {}): Promise<PruneResult> {
-  validate(req);
+  checkPruneRequest(req);
   const { result, doc } = await runStages(scorer, req, opts.readPolicy ?? READ_POLICY);
   // Session memory remembers what this result shows (kept lines, at their file line numbers),
   // and counts the read (the read policy weighs how often and how late a path is read).

@@ -6,21 +6,17 @@
  * in linear time; not the basic-regex dialect `skim grep` takes from GNU grep by default, since a
  * tool call has no shell habits to keep.
  */
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
 import { SkimError } from '../core/errors.js';
+import { decodeInput, isBinary, readFileBytes } from '../tools/fileTools.js';
 import { compileLinePattern, type LinePattern } from '../tools/linePattern.js';
-import { readRegularFile } from '../tools/readCapped.js';
-import { looksBinary, readWorkspaceFile } from './readFile.js';
-import { type Workspace, WorkspaceError } from './workspace.js';
+import { walkFiles } from '../tools/walk.js';
+import type { Workspace } from './workspace.js';
 
-export const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
 export const MAX_MATCHES = 1000;
 export const MAX_OUTPUT_CHARS = 256 * 1024;
 const MAX_FILES = 50_000;
-const MAX_SEARCH_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_SHOWN_LINE_CHARS = 500;
 
 export interface GrepArgs {
@@ -36,12 +32,8 @@ export function globMatcher(glob: string): (rel: string) => boolean {
 }
 
 function compilePattern(pattern: string): LinePattern {
-  if (pattern === '') throw new WorkspaceError('pattern must not be empty');
-  try {
-    return compileLinePattern(pattern);
-  } catch (err) {
-    throw err instanceof SkimError ? new WorkspaceError(err.message) : err;
-  }
+  if (pattern === '') throw new SkimError('pattern must not be empty', 'EUSAGE');
+  return compileLinePattern(pattern);
 }
 
 interface SearchState {
@@ -74,34 +66,17 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
   return `${result}${notes.join('\n')}\n`;
 }
 
+/**
+ * The files below `dir` as every file tool walks (src/tools/walk.ts); a link is followed only to a
+ * file inside the root (never to a directory: cycles, escapes).
+ */
 async function walk(ws: Workspace, dir: string, regex: LinePattern, glob: ((rel: string) => boolean) | null, state: SearchState): Promise<void> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return; // unreadable directory: skip, like grep -s
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
+  const files = walkFiles(dir, { links: (t) => !t.isDirectory && ws.contains(t.real) });
+  for await (const f of files) {
     if (state.truncated) return;
-    const abs = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) await walk(ws, abs, regex, glob, state);
-      continue;
-    }
-    let file = abs;
-    if (e.isSymbolicLink()) {
-      // Follow links to files inside the root only; never links to directories (cycles, escapes).
-      try {
-        file = await realpath(abs);
-        if (!ws.contains(file) || !(await stat(file)).isFile()) continue;
-      } catch {
-        continue;
-      }
-    } else if (!e.isFile()) continue;
-    const rel = ws.toRel(abs);
+    const rel = ws.toRel(f.abs);
     if (glob && !glob(rel)) continue;
-    await searchFile(file, rel, regex, state);
+    await searchFile(f.real ?? f.abs, rel, regex, state);
   }
 }
 
@@ -113,16 +88,16 @@ async function searchFile(abs: string, rel: string, regex: LinePattern, state: S
   }
   state.files++;
   let buf: Buffer;
-  if (named !== undefined) buf = await readWorkspaceFile(abs, named, MAX_SEARCH_FILE_BYTES, 'read it in windows with read_file offset/limit');
+  if (named !== undefined) buf = await readFileBytes(abs, named);
   else {
     try {
-      buf = await readRegularFile(abs, MAX_SEARCH_FILE_BYTES);
+      buf = await readFileBytes(abs);
     } catch {
       return; // too large, vanished or unreadable: skipped, like grep -s
     }
   }
-  if (looksBinary(buf)) return;
-  const lines = buf.toString('utf8').split('\n');
+  if (isBinary(buf)) return;
+  const lines = decodeInput(buf).text.split('\n');
   let matchedHere = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i].replace(/\r$/, '');

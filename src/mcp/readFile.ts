@@ -1,16 +1,15 @@
 /**
  * The read_file tool: a file under the workspace root, numbered like `cat -n`, optionally a
- * window of it (offset/limit), pruned to the lines that serve the agent's question.
+ * window of it (offset/limit), pruned to the lines that serve the agent's question. Files are
+ * read as every file tool reads them (src/tools/fileTools.ts: the cap, the binary check, the
+ * decoding policy); problems are SkimErrors the agent can act on.
  */
 import { SkimError } from '../core/errors.js';
-import { formatLimit, readRegularFile } from '../tools/readCapped.js';
+import { decodeInput, isBinary, numberLine, readFileBytes } from '../tools/fileTools.js';
 import type { Workspace } from './workspace.js';
-import { WorkspaceError } from './workspace.js';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
 
 export const DEFAULT_LIMIT = 2000;
-/** Larger files are refused: an agent should grep them or read a window. */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Longer lines (minified code, data) are cut in the display. */
 export const MAX_LINE_CHARS = 2000;
 
@@ -30,36 +29,28 @@ export function parseLineRange(range: string): { offset: number; limit: number }
   const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(range);
   const a = m ? Number(m[1]) : NaN;
   const b = m?.[2] !== undefined ? Number(m[2]) : a;
-  if (!m || a < 1 || b < a) throw new WorkspaceError(`lines must be a range like "120-156" (first-last, 1-based), got "${range}"`);
+  if (!m || a < 1 || b < a) throw new SkimError(`lines must be a range like "120-156" (first-last, 1-based), got "${range}"`, 'EUSAGE');
   return { offset: a, limit: b - a + 1 };
-}
-
-/** `cat -n` style: the number right-aligned in 6 columns, a tab, the line. */
-export function numberLine(n: number, text: string): string {
-  return `${String(n).padStart(6)}\t${text}`;
-}
-
-export function looksBinary(buf: Buffer): boolean {
-  return buf.subarray(0, 8192).includes(0);
 }
 
 export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFileArgs, tool: ToolContext = {}): Promise<string> {
   const target = await ws.resolve(args.path);
   if (target.isDirectory) {
-    throw new WorkspaceError(`${args.path} is a directory: use grep with path="${args.path}" to search it`);
+    throw new SkimError(`${args.path} is a directory: use grep with path="${args.path}" to search it`, 'EISDIR');
   }
-  const buf = await readWorkspaceFile(target.abs, args.path, MAX_FILE_BYTES, 'grep it instead');
-  if (looksBinary(buf)) throw new WorkspaceError(`${args.path} is a binary file: not shown`);
+  const buf = await readFileBytes(target.abs, args.path);
+  if (isBinary(buf)) throw new SkimError(`${args.path} is a binary file: not shown`, 'EUSAGE');
   if (buf.length === 0) return `(${target.rel} is empty)`;
 
-  const lines = buf.toString('utf8').split('\n');
+  const { text, warning } = decodeInput(buf);
+  const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;
   const range = args.lines !== undefined ? parseLineRange(args.lines) : undefined;
   const offset = range?.offset ?? args.offset ?? 1;
   const limit = range?.limit ?? args.limit ?? DEFAULT_LIMIT;
   if (offset > total) {
-    throw new WorkspaceError(`offset ${offset} is past the end of ${args.path} (${total} lines)`);
+    throw new SkimError(`offset ${offset} is past the end of ${args.path} (${total} lines)`, 'EUSAGE');
   }
   const last = Math.min(total, offset + limit - 1);
   const shown: string[] = [];
@@ -70,7 +61,7 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   }
   const numbered = `${shown.join('\n')}\n`;
 
-  const notes: string[] = [];
+  const notes: string[] = warning ? [`[${target.rel}: ${warning}]`] : [];
   const out = await focus(prune, numbered, args.context_focus_question, {
     path: target.rel,
     notes,
@@ -83,18 +74,4 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
     notes.push(`[${target.rel} has ${total} lines; this shows lines ${offset}-${last}${more}]`);
   }
   return notes.length ? `${out}${notes.join('\n')}\n` : out;
-}
-
-/**
- * A regular file's bytes under the cap, or a WorkspaceError the agent can act on: a FIFO or a
- * device is refused before it is opened (a read could block the server or never end).
- */
-export async function readWorkspaceFile(abs: string, shownPath: string, maxBytes: number, tooLargeHint: string): Promise<Buffer> {
-  try {
-    return await readRegularFile(abs, maxBytes, shownPath);
-  } catch (err) {
-    if (!(err instanceof SkimError)) throw err;
-    if (err.code === 'ETOOLARGE') throw new WorkspaceError(`${shownPath} is over the ${formatLimit(maxBytes)} limit: ${tooLargeHint}`);
-    throw new WorkspaceError(err.message);
-  }
 }

@@ -10,7 +10,9 @@ import { VERSION } from '../version.js';
 import type { PruneFn } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
 import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
-import { Workspace, WorkspaceError } from './workspace.js';
+import { Workspace } from './workspace.js';
+import { SkimError } from '../core/errors.js';
+import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
 
 const QUESTION_HELP =
@@ -63,7 +65,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const prune: PruneFn = (req) => opts.prune({ ...req, session });
   const tool = { remembers: true };
 
-  /** Tool errors the agent can act on become isError results; anything else is logged too. */
+  /** The one translation of errors for MCP: every error is a tool error (isError) the agent reads; one that is not a SkimError is logged too. */
   let running = 0;
   const run = async (tool: string, work: () => Promise<string>) => {
     running++;
@@ -71,7 +73,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       return { content: [{ type: 'text' as const, text: await work() }] };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof WorkspaceError)) log(`skim mcp: ${tool} failed: ${message}`);
+      if (!(err instanceof SkimError)) log(`skim mcp: ${tool} failed: ${message}`);
       return { content: [{ type: 'text' as const, text: `Error: ${message}` }], isError: true };
     } finally {
       running--;
@@ -85,16 +87,11 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       description: READ_FILE_DESCRIPTION,
       inputSchema: {
         path: z.string().describe('File path relative to the workspace root (or absolute inside it).'),
-        context_focus_question: z.string().optional().describe(QUESTION_HELP),
-        offset: z.number().int().min(1).optional().describe('First line to show, 1-based (default 1).'),
+        context_focus_question: REQUEST_FIELDS.query.describe(QUESTION_HELP),
+        offset: FIELD_RULES.lineNumber.optional().describe('First line to show, 1-based (default 1).'),
         limit: z.number().int().min(1).optional().describe(`Number of lines to show (default ${DEFAULT_LIMIT}).`),
         lines: z.string().optional().describe('A range to show, as markers name it: "120-156" (instead of offset/limit).'),
-        max_chars: z
-          .number()
-          .int()
-          .min(1)
-          .optional()
-          .describe('Show the whole file (or window) pruned to at most this many characters, the lines that serve the question first.'),
+        max_chars: REQUEST_FIELDS.maxChars.describe('Show the whole file (or window) pruned to at most this many characters, the lines that serve the question first.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -112,7 +109,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
           .describe('Regular expression (RE2 syntax, as grep -E / ripgrep), matched against each line, e.g. "def \\w+_proxy", "get_records|clear" or "proxies\\["'),
         path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: all of it).'),
         glob: z.string().optional().describe('Only search files whose path matches this glob, e.g. "*.py" or "src/**/*.ts".'),
-        context_focus_question: z.string().optional().describe(QUESTION_HELP),
+        context_focus_question: REQUEST_FIELDS.query.describe(QUESTION_HELP),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -1,17 +1,11 @@
 /**
  * The workspace root the MCP tools are confined to. Every path an agent passes is checked twice:
  * lexically (absolute paths elsewhere, `..` escapes) and after resolving symlinks with realpath
- * (a link inside the root that points outside it).
+ * (a link inside the root that points outside it). A path that escapes is a SkimError 'EOUTSIDE'.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-
-export class WorkspaceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkspaceError';
-  }
-}
+import { SkimError } from '../core/errors.js';
 
 export interface ResolvedPath {
   /** Real absolute path (symlinks resolved). */
@@ -30,9 +24,9 @@ export class Workspace {
     try {
       root = await realpath(resolve(dir));
     } catch {
-      throw new WorkspaceError(`workspace root ${dir} does not exist`);
+      throw new SkimError(`workspace root ${dir} does not exist`, 'ENOINPUT');
     }
-    if (!(await stat(root)).isDirectory()) throw new WorkspaceError(`workspace root ${dir} is not a directory`);
+    if (!(await stat(root)).isDirectory()) throw new SkimError(`workspace root ${dir} is not a directory`, 'ENOINPUT');
     return new Workspace(root);
   }
 
@@ -48,21 +42,21 @@ export class Workspace {
 
   /** Resolve a path given by the agent (relative to the root, or absolute inside it). */
   async resolve(p: string): Promise<ResolvedPath> {
-    if (p.includes('\0')) throw new WorkspaceError('path contains a NUL byte');
+    if (p.includes('\0')) throw new SkimError('path contains a NUL byte', 'EUSAGE');
     const lexical = resolve(this.root, p === '' ? '.' : p);
     if (!this.contains(lexical)) {
-      throw new WorkspaceError(`access denied: ${p} is outside the workspace root ${this.root}`);
+      throw new SkimError(`access denied: ${p} is outside the workspace root ${this.root}`, 'EOUTSIDE');
     }
-    let real: string;
-    try {
-      real = await realpath(lexical);
-    } catch {
-      throw new WorkspaceError(`no such file or directory: ${p} (paths are relative to the workspace root ${this.root})`);
-    }
+    const missing = () => new SkimError(`no such file or directory: ${p} (paths are relative to the workspace root ${this.root})`, 'ENOINPUT');
+    const real = await realpath(lexical).catch(() => {
+      throw missing();
+    });
     if (!this.contains(real)) {
-      throw new WorkspaceError(`access denied: ${p} is a symlink that leads outside the workspace root`);
+      throw new SkimError(`access denied: ${p} is a symlink that leads outside the workspace root`, 'EOUTSIDE');
     }
-    const info = await stat(real);
+    const info = await stat(real).catch(() => {
+      throw missing(); // gone since realpath
+    });
     return { abs: real, rel: this.toRel(real), isDirectory: info.isDirectory() };
   }
 }

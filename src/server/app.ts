@@ -16,13 +16,14 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { join } from 'node:path';
+import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
 import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import type { PruneRunner } from './runner.js';
 import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
-import { bodyText, parseJsonText, RequestError, requestOf, validateBody as parse } from './requests.js';
+import { bodyText, parseJsonText, requestOf, validateBody as parse } from './requests.js';
 import { type AnswerBody, type AnswerFormat, failOpenPieces, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
 import { rankDocuments } from './rank.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
@@ -75,11 +76,11 @@ export function createApp(options: AppOptions): Hono {
     });
   }
 
-  /** Why a prune fails open (logged); 503 and usage errors are thrown instead. */
+  /** Why a prune fails open (logged); 503 and the client's errors (SkimError) are thrown instead. */
   function failOpenMessage(err: unknown, req: PruneRequest): string {
     if (err instanceof OverloadedError) throw err;
     // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
-    if (isUsageError(err)) throw new HTTPException(400, { message: `invalid request: ${errMessage(err)}` });
+    if (err instanceof SkimError) throw err;
     const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
     log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
     return message;
@@ -187,7 +188,7 @@ export function createApp(options: AppOptions): Hono {
     try {
       return jsonBody(c, await underLimits((signal) => runner.answerRaw!(bytes, route, (id) => sessions.get(id), signal)));
     } catch (err) {
-      if (err instanceof RequestError) throw err;
+      if (err instanceof SkimError) throw err;
       const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
       const message = failOpenMessage(err, req);
       return c.body(chunked(failOpenPieces(req, message, started, route)), 200, { 'content-type': 'application/json' });
@@ -250,7 +251,7 @@ export function createApp(options: AppOptions): Hono {
 
   app.onError((err, c) => {
     if (err instanceof HTTPException) return errorJson(c, err.status, err.message);
-    if (err instanceof RequestError) return errorJson(c, err.status, err.message);
+    if (err instanceof SkimError) return errorJson(c, HTTP_STATUS[err.code], err.message);
     if (err instanceof MethodNotAllowed) {
       c.header('allow', err.allow.join(', '));
       return errorJson(c, 405, err.message);
@@ -335,10 +336,6 @@ function errorJson(c: Context, status: ContentfulStatusCode, message: string): R
 /** The body as JSON whatever the content type (curl -d sends form-encoded by default). */
 async function readJson(c: Context): Promise<unknown> {
   return parseJsonText(await c.req.text());
-}
-
-function isUsageError(err: unknown): boolean {
-  return err instanceof Error && (err as { code?: unknown }).code === 'EUSAGE';
 }
 
 function errMessage(err: unknown): string {

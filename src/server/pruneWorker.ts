@@ -13,7 +13,8 @@ import { SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
 import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
 import type { PruneRequest } from '../core/types.js';
 import { answerJson, type AnswerFormat } from './serialize.js';
-import { bodyText, parseJsonText, RequestError, requestOf } from './requests.js';
+import { bodyText, parseJsonText, requestOf } from './requests.js';
+import { SkimError } from '../core/errors.js';
 import type { WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
 
 /**
@@ -93,12 +94,10 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     const own = json && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;
     parentPort!.postMessage(reply, own ? [json.buffer as ArrayBuffer] : []);
   } catch (err) {
-    const code = (err as { code?: unknown })?.code;
     const reply: WorkerReply = {
       id: msg.id,
       error: err instanceof Error ? err.message : String(err),
-      ...(err instanceof RequestError ? { status: err.status } : {}),
-      ...(typeof code === 'string' ? { code } : {}),
+      ...(err instanceof SkimError ? { code: err.code } : {}),
     };
     parentPort!.postMessage(reply);
   }

@@ -2,32 +2,27 @@
  * Request bodies to core requests, in one place for the main thread and the worker threads (which
  * read /v1/prune and /prune bodies themselves, so a large body is decoded and parsed under the
  * request's time limit and off the event loop): JSON parsing, validation (zod), the SWE-Pruner
- * mapping. Problems are RequestErrors (HTTP 400) with the same wording wherever they are found.
+ * mapping. Problems are SkimErrors ('EUSAGE': HTTP 400) with the same wording wherever they are found.
  */
 import type { z } from 'zod';
+import { SkimError } from '../core/errors.js';
+import { parseWith } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
-import { describeZodError, pruneRequestSchema, swePrunerRequestSchema } from './schemas.js';
+import { pruneRequestSchema, swePrunerRequestSchema } from './schemas.js';
 import type { AnswerFormat } from './serialize.js';
-
-/** A request the client has to fix: answered with this status (400) and message. */
-export class RequestError extends Error {
-  readonly status = 400;
-}
 
 /** The body as JSON whatever the content type (curl -d sends form-encoded by default). */
 export function parseJsonText(text: string): unknown {
-  if (text.trim() === '') throw new RequestError('request body is empty; expected a JSON object');
+  if (text.trim() === '') throw new SkimError('request body is empty; expected a JSON object', 'EUSAGE');
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new RequestError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SkimError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, 'EUSAGE');
   }
 }
 
 export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new RequestError(`invalid request: ${describeZodError(r.error)}`);
-  return r.data;
+  return parseWith(schema, value);
 }
 
 /**

@@ -22,7 +22,7 @@ export interface PruneRunner {
    * Read a /v1/prune (`v1`) or /prune (`swe`) request body (UTF-8 JSON), prune it and return its
    * answer, all where the pruning runs: decoding and parsing a body of megabytes happen under the
    * request's time limit, and the main thread only moves bytes. `sessionOf` gives the memory of a
-   * session the body names. A body the client has to fix rejects with a RequestError. Optional.
+   * session the body names. A body the client has to fix rejects with a SkimError. Optional.
    */
   answerRaw?(body: Uint8Array, route: AnswerFormat, sessionOf: (id: string) => SessionMemory, signal?: AbortSignal): Promise<AnswerBody>;
   close(): Promise<void>;

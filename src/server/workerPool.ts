@@ -12,7 +12,7 @@ import type { SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
-import { RequestError } from './requests.js';
+import { errorFromWire } from '../core/errors.js';
 import type { SessionMemory } from '../core/session/memory.js';
 
 export interface WorkerPoolOptions {
@@ -56,13 +56,12 @@ export interface WorkerReply {
   paths?: string[];
   /** With `paths`: the session a raw body names. */
   sessionId?: string;
-  /** With `error`: the HTTP status of a body the client has to fix (400). */
-  status?: number;
   result?: PruneResult;
   /** The answer's JSON body as UTF-8 (transferred, not copied), when the request named a format. */
   json?: Uint8Array;
   memory?: SessionSnapshot;
   error?: string;
+  /** With `error`: its SkimError code, when it was one (a request the client has to fix, ...). */
   code?: string;
 }
 
@@ -124,8 +123,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
         return;
       }
       slot.pending.delete(msg.id);
-      if (msg.error !== undefined && msg.status !== undefined) p.reject(new RequestError(msg.error));
-      else if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { code: msg.code }));
+      if (msg.error !== undefined) p.reject(errorFromWire(msg.error, msg.code));
       else p.resolve(msg);
     });
     const fail = (err: Error) => {

@@ -4,7 +4,7 @@
  * groups), -c/-l/-L/-q/-o/-b/-Z output, -m and context rules, file names shown by grep's rules,
  * "binary file matches" on stderr for files with NUL bytes or invalid UTF-8 output lines.
  * Differences that remain (documented in README.md): directories are always searched (as with
- * -r), a few never-wanted directories are skipped in a walk (GREP_SKIP_DIRS), the walk is in
+ * -r), a few never-wanted directories are skipped in a walk (SKIP_DIRS, ./walk.ts), the walk is in
  * sorted order (GNU grep: directory order), and files over 64 MiB, FIFOs and devices are reported
  * instead of read.
  */
@@ -16,9 +16,9 @@ import { RE2JS } from 're2js';
 import { SkimError } from '../core/errors.js';
 import type { GrepMatcher } from './linePattern.js';
 import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
+import { walkFiles } from './walk.js';
+import { isBinary } from './fileTools.js';
 
-/** Directories skipped when met in a walk (named on the command line, they are searched). */
-export const GREP_SKIP_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.tox', '.mypy_cache']);
 
 export type GrepOutputMode = 'lines' | 'count' | 'files-with-matches' | 'files-without-match' | 'quiet';
 
@@ -316,7 +316,7 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
 
   /** Search one file's bytes; `name` is how it is printed. */
   const searchBuffer = async (buf: Buffer, name: string, recordable: boolean): Promise<void> => {
-    const hasNul = binaryMode !== 'text' && buf.includes(0);
+    const hasNul = binaryMode !== 'text' && isBinary(buf);
     if (hasNul && binaryMode === 'without-match') {
       if (mode === 'count') await io.write(showNames ? `${name}${nameSep(':')}0\n` : '0\n');
       else if (mode === 'files-without-match') await io.write(`${name}${opts.nullAfterName ? '\0' : '\n'}`);
@@ -450,56 +450,22 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
     await searchBuffer(buf, name, true);
   };
 
-  /** Walk a directory: `name` is how its path is printed ("" for the implicit "."), `rel` its path below the operand. */
-  const walk = async (abs: string, name: string, rel: string, ancestors: Set<string>): Promise<void> => {
-    let entries;
-    try {
-      entries = await fs.readdir(abs, { withFileTypes: true });
-    } catch (err) {
-      report(`${name || '.'}: ${describe(err)}`);
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
+  /** Walk a directory: `name` is how its path is printed ("" for the implicit "."). */
+  const walk = async (abs: string, name: string): Promise<void> => {
+    const shown = (rel: string) => (rel === '' ? name || '.' : name === '' ? rel : `${name.endsWith('/') ? name.slice(0, -1) : name}/${rel}`);
+    const files = walkFiles(abs, {
+      links: opts.dereference ? 'follow' : 'skip', // grep -r follows only the links named on the command line
+      skipDir: (dir) => dirExcluded(dir, false),
+      onError: (rel, err) => report(`${shown(rel)}: ${describe(err)}`),
+      onLoop: (rel) => {
+        if (!opts.noMessages) io.message(`warning: ${shown(rel)}: recursive directory loop`);
+      },
+    });
+    for await (const f of files) {
       if (stop) return;
-      const childAbs = path.join(abs, e.name);
-      const childName = name === '' ? e.name : `${name.endsWith('/') ? name.slice(0, -1) : name}/${e.name}`;
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      let isDir = e.isDirectory();
-      let isFile = e.isFile();
-      if (e.isSymbolicLink()) {
-        if (!opts.dereference) continue; // grep -r follows only the links named on the command line
-        try {
-          const st = await fs.stat(childAbs);
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-        } catch (err) {
-          report(`${childName}: ${describe(err)}`);
-          continue;
-        }
-      }
-      if (isDir) {
-        if (GREP_SKIP_DIRS.has(e.name) || dirExcluded(e.name, false)) continue;
-        let key: string;
-        try {
-          const st = await fs.stat(childAbs);
-          key = `${st.dev}:${st.ino}`;
-        } catch (err) {
-          report(`${childName}: ${describe(err)}`);
-          continue;
-        }
-        if (ancestors.has(key)) {
-          if (!opts.noMessages) io.message(`warning: ${childName}: recursive directory loop`);
-          continue;
-        }
-        ancestors.add(key);
-        await walk(childAbs, childName, childRel, ancestors);
-        ancestors.delete(key);
-      } else if (isFile) {
-        if (!fileAllowed(e.name, false)) continue;
-        if (globMatch && !globMatch(childRel)) continue;
-        await searchFile(childAbs, childName);
-      } // FIFOs, sockets and devices met in a walk are skipped, as grep -r does
+      if (!fileAllowed(f.name, false)) continue;
+      if (globMatch && !globMatch(f.rel)) continue;
+      await searchFile(f.abs, shown(f.rel));
     }
   };
 
@@ -534,7 +500,7 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
       }
       if (!(opts.implicitDot && op === '.') && dirExcluded(op, true)) continue; // (grep -r with no operand: "." is not named)
       if (nameMode === 'auto') showNames = true;
-      await walk(abs, opts.implicitDot && op === '.' ? '' : op, '', new Set([`${st.dev}:${st.ino}`]));
+      await walk(abs, opts.implicitDot && op === '.' ? '' : op);
     } else {
       if (!fileAllowed(op, true)) continue;
       await searchFile(abs, op);

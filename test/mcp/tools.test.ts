@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 import { grepTool } from '../../src/mcp/grep.js';
-import { numberLine, parseLineRange, readFileTool } from '../../src/mcp/readFile.js';
+import { parseLineRange, readFileTool } from '../../src/mcp/readFile.js';
+import { numberLine } from '../../src/tools/fileTools.js';
 import { Workspace } from '../../src/mcp/workspace.js';
 import { createPruner } from '../../src/index.js';
 import { fakePrune } from '../server/fakeRunner.js';
@@ -39,6 +40,13 @@ describe('confinement', () => {
     await expect(grepTool(ws, prune, { pattern: 'proxy', path: path() })).rejects.toThrow(message);
   });
 
+  it('throws SkimErrors with codes: EOUTSIDE for an escape, ENOINPUT for a missing file', async () => {
+    await expect(readFileTool(ws, prune, { path: '../outside/secret.txt' })).rejects.toMatchObject({ code: 'EOUTSIDE' });
+    await expect(grepTool(ws, prune, { pattern: 'x', path: 'pkg/leak.txt' })).rejects.toMatchObject({ code: 'EOUTSIDE' });
+    await expect(readFileTool(ws, prune, { path: 'pkg/nope.py' })).rejects.toMatchObject({ code: 'ENOINPUT' });
+    await expect(readFileTool(ws, prune, { path: 'pkg' })).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+
   it('allows absolute paths and symlinks that stay inside the root', async () => {
     expect(await readFileTool(ws, prune, { path: `${fx.root}/pkg/small.py` })).toContain('return a + b');
     expect(await readFileTool(ws, prune, { path: 'alias.py' })).toContain('def add');
@@ -46,6 +54,13 @@ describe('confinement', () => {
 });
 
 describe('read_file', () => {
+  it('reads a file that is not valid UTF-8 as every file tool does: Latin-1, with a note', async () => {
+    writeFileSync(join(fx.root, 'pkg', 'latin1.py'), Buffer.from([...Buffer.from('x = "caf'), 0xe9, ...Buffer.from('"\n')]));
+    const out = await readFileTool(ws, prune, { path: 'pkg/latin1.py' });
+    expect(out).toBe(`${numberLine(1, 'x = "caf\u00e9"')}\n[pkg/latin1.py: not valid UTF-8: read as Latin-1, bytes kept as they are]\n`);
+    expect(await grepTool(ws, prune, { pattern: 'caf\u00e9', path: 'pkg' })).toContain('pkg/latin1.py:1:x = "caf\u00e9"');
+  });
+
   it('numbers lines like cat -n', async () => {
     const out = await readFileTool(ws, prune, { path: 'pkg/small.py' });
     expect(out).toBe(`${numberLine(1, 'def add(a, b):')}\n${numberLine(2, '    return a + b')}\n`);

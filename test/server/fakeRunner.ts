@@ -2,6 +2,7 @@
  * A stand-in prune runner for testing the HTTP layer's own behaviour (limits, errors, wire
  * formats) independently of the core: it keeps the lines that contain a query word.
  */
+import { SkimError } from '../../src/core/errors.js';
 import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 import type { PruneRunner } from '../../src/server/runner.js';
 
@@ -54,7 +55,7 @@ export function fakeRunner(opts: FakeOptions = {}): PruneRunner & { calls: Prune
     async prune(req) {
       calls.push(req);
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
-      if (opts.usageError) throw Object.assign(new Error(opts.usageError), { code: 'EUSAGE' });
+      if (opts.usageError) throw new SkimError(opts.usageError, 'EUSAGE');
       if (opts.fail) throw new Error(opts.fail);
       return fakePrune(req);
     },

@@ -7,9 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, writeOut } from '../io.js';
+import { action, intAtLeast, numberOption, writeOut } from '../io.js';
 import { assertOutDir, progressBar } from './dataAction.js';
 
 interface AdaptFlags {
@@ -27,12 +26,6 @@ interface AdaptFlags {
   force?: boolean;
 }
 
-const positiveInt = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be an integer >= 1`);
-  return n;
-};
-
 export function registerAdapt(program: Command): void {
   program
     .command('adapt')
@@ -42,10 +35,10 @@ export function registerAdapt(program: Command): void {
     .option('--init <dir>', 'model to start from and compare against (default: the shipped models/default)')
     .option('--from-scratch', 'train a new model instead (compared against the heuristic scorer)')
     .option('--since <date>', 'only mine commits after this date')
-    .option('--max <n>', 'mine at most n commits', positiveInt('--max'))
-    .option('--epochs <n>', 'fine-tuning epochs (default 4; 8 from scratch)', positiveInt('--epochs'))
-    .option('--max-train <n>', 'cap on training samples', positiveInt('--max-train'), 5000)
-    .option('--min-val <n>', 'refuse to judge with fewer held-back samples than this', positiveInt('--min-val'), 10)
+    .option('--max <n>', 'mine at most n commits', numberOption(intAtLeast(1)))
+    .option('--epochs <n>', 'fine-tuning epochs (default 4; 8 from scratch)', numberOption(intAtLeast(1)))
+    .option('--max-train <n>', 'cap on training samples', numberOption(intAtLeast(1)), 5000)
+    .option('--min-val <n>', 'refuse to judge with fewer held-back samples than this', numberOption(intAtLeast(1)), 10)
     .option('--bridge <mode>', 'init: keep the init model\'s query->code bridge; merge: extend it with this repository\'s commits; refit: fit it on this repository only', 'init')
     .option('--keep-data <file>', 'also keep the mined samples in this .jsonl file')
     .option('--force', 'write the adapted model even when it is not better')

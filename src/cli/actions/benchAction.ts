@@ -7,27 +7,22 @@ import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
-import { EXIT_CODES } from '../../core/errors.js';
+import { SkimError } from '../../core/errors.js';
 import { METHOD_NAMES } from '../../bench/methods/names.js';
 import { parseBudget } from '../../bench/methods/types.js';
 import type { BenchOptions } from '../../bench/runner.js';
+import { intAtLeast, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 interface BenchCliOptions {
   cases: string[];
   methods: string;
   budgets: string;
-  limit?: string;
+  limit?: number;
   json?: string;
   md?: string;
   plot?: string;
   records?: string;
-}
-
-class UsageError extends Error {
-  constructor(message: string, readonly exitCode = EXIT_CODES.EUSAGE) {
-    super(message);
-  }
 }
 
 async function writeOut(path: string, content: string): Promise<void> {
@@ -50,13 +45,13 @@ function progressBar(): BenchOptions['progress'] {
 }
 
 export async function benchAction(o: BenchCliOptions): Promise<void> {
-  if (!o.cases?.length) throw new UsageError('give at least one --cases FILE (.jsonl or .jsonl.gz)');
-  for (const f of o.cases) if (!existsSync(f)) throw new UsageError(`case file not found: ${f}`, EXIT_CODES.ENOINPUT);
+  if (!o.cases?.length) throw new SkimError('give at least one --cases FILE (.jsonl or .jsonl.gz)', 'EUSAGE');
+  for (const f of o.cases) if (!existsSync(f)) throw new SkimError(`case file not found: ${f}`, 'ENOINPUT');
   // Whole agent runs are replayed, not scored file by file: they have their own methods and report.
   const { isTrajectoryFile } = await import('../../bench/trajectoryBench.js');
   const kinds = await Promise.all(o.cases.map((f) => isTrajectoryFile(f)));
   if (kinds.some(Boolean)) {
-    if (!kinds.every(Boolean)) throw new UsageError('give trajectory case files and per-file case files in separate runs');
+    if (!kinds.every(Boolean)) throw new SkimError('give trajectory case files and per-file case files in separate runs', 'EUSAGE');
     return trajectoryBench(o);
   }
   // Loaded on use: the methods pull in repomix and vega, which other sub-commands do not need.
@@ -71,16 +66,15 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     methods = resolveMethods(o.methods);
     budgets = o.budgets.split(',').filter((s) => s.trim()).map(parseBudget);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new SkimError((e as Error).message, 'EUSAGE');
   }
-  if (budgets.length === 0) throw new UsageError('give at least one budget, e.g. --budgets adaptive,4,8');
-  const limit = parseLimit(o.limit);
+  if (budgets.length === 0) throw new SkimError('give at least one budget, e.g. --budgets adaptive,4,8', 'EUSAGE');
   const records = await openRecords(o.records);
   const report = await runBench({
     cases: o.cases,
     methods,
     budgets,
-    limit,
+    limit: o.limit,
     progress: progressBar(),
     onError: (msg) => process.stderr.write(`warning: ${msg}\n`),
     onRecord: records?.write,
@@ -91,13 +85,6 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
   if (o.md) await writeOut(o.md, md);
   else process.stdout.write(md);
   if (o.plot) await writeOut(o.plot, await renderPlotSvg(report.results));
-}
-
-function parseLimit(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, got "${value}"`);
-  return limit;
 }
 
 /** --records: one JSON line per measurement, or nothing without the option. */
@@ -121,9 +108,8 @@ async function trajectoryBench(o: BenchCliOptions): Promise<void> {
   try {
     methods = resolveTrajectoryMethods(o.methods);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new SkimError((e as Error).message, 'EUSAGE');
   }
-  const limit = parseLimit(o.limit);
   const records = await openRecords(o.records);
   const pruner = createPruner();
   let md = '';
@@ -133,7 +119,7 @@ async function trajectoryBench(o: BenchCliOptions): Promise<void> {
       file,
       methods,
       prune: (req) => pruner.prune(req),
-      limit,
+      limit: o.limit,
       progress: progressBar(),
       onRead: records?.write,
     });
@@ -157,17 +143,10 @@ export function registerBench(program: Command): void {
     .requiredOption('--cases <file>', 'case file (.jsonl or .jsonl.gz); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .addOption(new Option('--methods <list>', `comma-separated methods, or "all" (${METHOD_NAMES.join(', ')}); skim@<τ> runs skim's adaptive mode at threshold τ`).default('all'))
     .option('--budgets <list>', 'comma-separated budgets: adaptive and/or ratios (4 = output <= input/4 tokens)', 'adaptive,4,8')
-    .option('--limit <n>', 'at most N cases per file')
+    .option('--limit <n>', 'at most N cases per file', numberOption(intAtLeast(1)))
     .option('--json <out>', 'write the full report as JSON')
     .option('--md <out>', 'write the markdown tables here instead of stdout')
     .option('--plot <out.svg>', 'write recall vs compression as SVG (vega-lite)')
     .option('--records <out.jsonl>', 'write one JSON line per file, method and budget (to find failing files)')
-    .action(async (opts: BenchCliOptions) => {
-      try {
-        await benchAction(opts);
-      } catch (e) {
-        process.stderr.write(`skim bench: ${(e as Error).message}\n`);
-        process.exitCode = e instanceof UsageError ? e.exitCode : 1;
-      }
-    });
+    .action((opts: BenchCliOptions) => benchAction(opts));
 }

@@ -5,36 +5,18 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { numberLines, readTextFileExact } from '../../tools/fileTools.js';
-import { action, parseRatio, parseTokens, prunerFor, warn, writeOut } from '../io.js';
-import { type SessionFlags, taskOf, withSession } from '../session.js';
+import { numberLines, readTextFile } from '../../tools/fileTools.js';
+import { FIELD_RULES } from '../../core/request.js';
+import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
+import { taskOf, withSession } from '../session.js';
 
-interface CatFlags extends SessionFlags {
-  focus?: string;
-  maxChars?: number;
-  ratio?: number;
-  tokens?: number;
-  offset?: number;
-  limit?: number;
-  scorer?: string;
-  model?: string;
-}
+type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
 export function registerCat(program: Command): void {
-  program
-    .command('cat')
-    .description('print files numbered like `cat -n`, pruned to what the --focus question needs')
-    .argument('<files...>', 'files to read')
-    .option('-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
-    .option('-r, --ratio <n>', 'budget: at most 1/n of the tokens', parseRatio)
-    .option('-t, --tokens <n>', 'budget: at most n tokens', parseTokens)
-    .option('--max-chars <n>', 'budget: at most n characters (a whole file under a limit, the lines that serve --focus first)', parseTokens)
-    .option('--session <id>', 'session memory: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
-    .option('--task <text>', "the run's overall task, scored next to --focus (default: $SKIM_TASK)")
-    .option('--offset <line>', 'first line to show (1-based)', parseTokens)
-    .option('--limit <n>', 'number of lines to show', parseTokens)
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
+  const cat = program.command('cat').description('print files numbered like `cat -n`, pruned to what the --focus question needs').argument('<files...>', 'files to read');
+  pruneOptions(cat, '-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
+    .option('--offset <line>', 'first line to show (1-based)', numberOption(FIELD_RULES.count))
+    .option('--limit <n>', 'number of lines to show', numberOption(FIELD_RULES.count))
     .action(action(async (files: string[], flags: CatFlags) => withSession(flags, async (session) => {
       const pruner = prunerFor(flags);
       const task = taskOf(flags);
@@ -42,8 +24,9 @@ export function registerCat(program: Command): void {
       for (const file of files) {
         let text: string;
         let encoding: 'utf8' | 'latin1';
+        let warning: string | undefined;
         try {
-          ({ text, encoding } = await readTextFileExact(file));
+          ({ text, encoding, warning } = await readTextFile(file));
         } catch (err) {
           if (!(err instanceof SkimError)) throw err;
           process.stderr.write(`skim cat: ${err.message}\n`);
@@ -57,7 +40,7 @@ export function registerCat(program: Command): void {
           continue;
         }
         // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
-        if (encoding === 'latin1') warn(`${file}: not valid UTF-8: pruned as Latin-1, bytes kept as they are`);
+        if (warning) warn(`${file}: ${warning}`);
         const result = await pruner.prune({
           code: numbered,
           query: flags.focus,

@@ -5,16 +5,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, writeOut } from '../io.js';
+import { action, intAtLeast, numberIn, numberOption, writeOut } from '../io.js';
 import { loadCliProgress } from './progress.js';
-
-const positiveInt = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be an integer >= 1`);
-  return n;
-};
 
 /** The output file's directory must exist (one clear message instead of a stream error later). */
 export function assertOutDir(file: string): void {
@@ -40,12 +33,6 @@ export function progressBar(label: string): { start: (total: number) => void; up
     stop: () => started && bar.stop(),
   };
 }
-
-const nonNegative = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number >= 0`);
-  return n;
-};
 
 interface SynthFlags {
   corpus: string;
@@ -82,11 +69,11 @@ export function registerData(program: Command): void {
     .requiredOption('--repo <path>', 'git work tree to mine')
     .requiredOption('--out <file>', 'output .jsonl file')
     .option('--since <date>', 'only commits after this date (anything `git log --since` accepts)')
-    .option('--max <n>', 'walk at most n commits (newest first)', positiveInt('--max'))
-    .option('--window <n>', 'lines of the file kept around the changes', positiveInt('--window'), 300)
+    .option('--max <n>', 'walk at most n commits (newest first)', numberOption(intAtLeast(1)))
+    .option('--window <n>', 'lines of the file kept around the changes', numberOption(intAtLeast(1)), 300)
     .option('--rev <rev>', 'revision to walk back from', 'HEAD')
     .option('--name <owner/name>', 'value of the "repo" field (default: from the origin remote)')
-    .option('--max-file-change <n>', 'drop files with more changed lines than this as huge diffs', positiveInt('--max-file-change'))
+    .option('--max-file-change <n>', 'drop files with more changed lines than this as huge diffs', numberOption(intAtLeast(1)))
     .action(action(async (flags: MineFlags) => {
       if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
       assertOutDir(flags.out);
@@ -109,14 +96,14 @@ export function registerData(program: Command): void {
     .requiredOption('--model <name>', 'teacher model name')
     .requiredOption('--out <file>', 'output .jsonl (appended; a rerun resumes where it stopped)')
     .option('--judge-model <name>', 'also score each sample 1-5 with this model and drop those under --min-score')
-    .option('--min-score <n>', 'judge cutoff', nonNegative('--min-score'), 3)
-    .option('--concurrency <n>', 'requests in flight', positiveInt('--concurrency'), 4)
-    .option('--max-chunks <n>', 'label at most the first n chunks of the corpus', positiveInt('--max-chunks'))
+    .option('--min-score <n>', 'judge cutoff', numberOption(numberIn(0)), 3)
+    .option('--concurrency <n>', 'requests in flight', numberOption(intAtLeast(1)), 4)
+    .option('--max-chunks <n>', 'label at most the first n chunks of the corpus', numberOption(intAtLeast(1)))
     .option('--repo <name>', 'value of the "repo" field (default: the corpus directory name)')
-    .option('--timeout <ms>', 'per-request timeout', positiveInt('--timeout'), 60_000)
-    .option('--retries <n>', 'retries per request on 429/5xx/timeouts', nonNegative('--retries'), 3)
-    .option('--price-in <usd>', 'USD per 1M prompt tokens (for the cost estimate)', nonNegative('--price-in'))
-    .option('--price-out <usd>', 'USD per 1M completion tokens', nonNegative('--price-out'))
+    .option('--timeout <ms>', 'per-request timeout', numberOption(intAtLeast(1)), 60_000)
+    .option('--retries <n>', 'retries per request on 429/5xx/timeouts', numberOption(numberIn(0)), 3)
+    .option('--price-in <usd>', 'USD per 1M prompt tokens (for the cost estimate)', numberOption(numberIn(0)))
+    .option('--price-out <usd>', 'USD per 1M completion tokens', numberOption(numberIn(0)))
     .action(action(async (flags: SynthFlags) => {
       if (!existsSync(flags.corpus)) throw new SkimError(`no such file or directory: ${flags.corpus}`, 'ENOINPUT');
       assertOutDir(flags.out);

@@ -3,8 +3,7 @@
  * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { SkimError } from '../../core/errors.js';
-import { action, prunerFor } from '../io.js';
+import { action, prunerFor, scorerOptions } from '../io.js';
 
 interface McpFlags {
   root: string;
@@ -13,22 +12,15 @@ interface McpFlags {
 }
 
 export function registerMcp(program: Command): void {
-  program
+  const command = program
     .command('mcp')
     .description("MCP server on stdio: read_file and grep tools, pruned to the agent's question, confined to --root")
-    .option('--root <dir>', 'workspace root the tools may read', '.')
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
-    .action(action(mcpCommand));
+    .option('--root <dir>', 'workspace root the tools may read', '.');
+  scorerOptions(command).action(action(mcpCommand));
 }
 
 async function mcpCommand(flags: McpFlags): Promise<void> {
-  const [{ runStdioServer }, { WorkspaceError }] = await Promise.all([import('../../mcp/server.js'), import('../../mcp/workspace.js')]);
+  const { runStdioServer } = await import('../../mcp/server.js');
   const pruner = prunerFor(flags);
-  try {
-    await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
-  } catch (err) {
-    if (err instanceof WorkspaceError) throw new SkimError(err.message, 'ENOINPUT');
-    throw err;
-  }
+  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
 }

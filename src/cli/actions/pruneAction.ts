@@ -13,51 +13,36 @@ import { wholeResult } from '../../core/pipeline/whole.js';
 import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { SessionMemory } from '../../core/session/memory.js';
-import { type SessionFlags, taskOf, withSession } from '../session.js';
-import { countTokens } from '../../core/tokens/count.js';
-import { decodeText, isValidUtf8 } from '../../tools/fileTools.js';
-import { action, parseRatio, parseThreshold, parseTokens, prunerFor, readInput, warn, writeOut } from '../io.js';
+import { taskOf, withSession } from '../session.js';
+import { decodeInput } from '../../tools/fileTools.js';
+import { z } from 'zod';
+import { FIELD_RULES, parseWith, REQUEST_FIELDS, sessionId } from '../../core/request.js';
+import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, readInput, warn, writeOut } from '../io.js';
 
-interface PruneFlags extends SessionFlags {
+interface PruneFlags extends PruneOptionFlags {
   query?: string;
-  maxChars?: number;
   firstLine?: number;
-  ratio?: number;
-  tokens?: number;
   threshold?: number;
   language?: string;
   json?: boolean;
   explain?: boolean;
   repair?: boolean;
   batch?: string;
-  scorer?: string;
-  model?: string;
 }
 
 export function registerPrune(program: Command): void {
-  program
-    .command('prune')
-    .description('prune a file or tool output (cat -n, grep -n) for a goal hint')
-    .argument('[file]', 'file to prune, or - for stdin')
-    .option('-q, --query <text>', 'the goal hint: what you need from this code')
-    .option('-r, --ratio <n>', 'budget: output tokens <= input tokens / n', parseRatio)
-    .option('-t, --tokens <n>', 'budget: output tokens <= n', parseTokens)
-    .option('--max-chars <n>', 'budget: output characters <= n, markers included', parseTokens)
-    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', parseThreshold)
-    .option('--task <text>', "the run's overall task, scored next to --query (default: $SKIM_TASK)")
-    .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', parseTokens)
-    .option('--session <id>', 'session memory on disk: lines this session was shown before, unchanged, fold into markers (default: $SKIM_SESSION)')
+  const prune = program.command('prune').description('prune a file or tool output (cat -n, grep -n) for a goal hint').argument('[file]', 'file to prune, or - for stdin');
+  pruneOptions(prune, '-q, --query <text>', 'the goal hint: what you need from this code')
+    .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', numberOption(FIELD_RULES.unit))
+    .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', numberOption(FIELD_RULES.lineNumber))
     .option('-l, --language <name>', 'language (default: from the path or content)')
     .option('--json', 'print one JSON object (text, kept, omitted, score, tokensIn, tokensOut, language, ms)')
     .option('--explain', 'show every line with its keep score, gate split and why it was kept')
     .option('--no-repair', 'skip the syntax repair stage (ablation)')
     .option('--batch <file.jsonl>', 'read one request per line ({id, code|path, query, ...}); stream one JSON result per line')
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory (default: the shipped model)')
     .action(action(async (file: string | undefined, flags: PruneFlags) => {
       if ([flags.ratio, flags.tokens, flags.maxChars].filter((v) => v !== undefined).length > 1)
         throw new SkimError('give one budget: --ratio, --tokens or --max-chars', 'EUSAGE');
-      if (flags.firstLine === 0) throw new SkimError('--first-line is 1-based', 'EUSAGE');
       const pruner = prunerFor(flags);
       if (flags.batch) return runBatch(pruner, flags.batch, flags);
       return withSession(flags, (session) => pruneOne(pruner, file, flags, session));
@@ -65,17 +50,8 @@ export function registerPrune(program: Command): void {
 }
 
 async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFlags, session: SessionMemory | undefined): Promise<number> {
-  const buf = await readInput(file);
-  const utf8 = isValidUtf8(buf);
-  const code = decodeText(buf);
-  if (!utf8) {
-    // Fail open: the original bytes, untouched.
-    const why = diagnostic('invalid-utf8', 'input is not valid UTF-8: returned unchanged');
-    warn(why.message);
-    if (!flags.json) await new Promise<void>((r) => process.stdout.write(buf, () => r()));
-    else await writeOut(JSON.stringify(jsonResult(wholeResult(code, { tokensIn: countTokens(code), score: 1, language: 'text', diagnostics: [why] }))) + '\n');
-    return 0;
-  }
+  // not valid UTF-8: pruned as Latin-1 text, written back as Latin-1, so kept lines keep their bytes
+  const { text: code, encoding, warning } = decodeInput(await readInput(file));
   const req: PruneRequest = {
     code,
     query: flags.query,
@@ -91,11 +67,11 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     firstLine: flags.firstLine,
     session,
   };
-  const result = await pruner.prune(req);
+  const result = withWarning(await pruner.prune(req), warning);
   for (const w of result.warnings) warn(w);
   if (flags.json) await writeOut(JSON.stringify(jsonResult(result, flags.explain)) + '\n');
-  else if (flags.explain) await writeOut(renderExplain(code, result));
-  else await writeOut(result.text);
+  else if (flags.explain) await writeOut(renderExplain(code, result), encoding);
+  else await writeOut(result.text, encoding);
   return 0;
 }
 
@@ -119,6 +95,11 @@ export function jsonResult(r: PruneResult, explain = false): Record<string, unkn
   if (r.warnings.length) out.warnings = r.warnings;
   if (explain && r.explain) out.explain = r.explain;
   return out;
+}
+
+/** A result with the input's own warning (decoding) first. */
+function withWarning(r: PruneResult, warning: string | undefined): PruneResult {
+  return warning ? { ...r, warnings: [warning, ...r.warnings], diagnostics: [diagnostic('invalid-utf8', warning), ...r.diagnostics] } : r;
 }
 
 /** A gutter per input line: keep score, semantic-gate share, K(ept)/- and the reason. */
@@ -148,23 +129,12 @@ export function formatScore(x: number): string {
   return (x >= 0.01 ? x.toFixed(3) : x.toExponential(2)).padEnd(7);
 }
 
-interface BatchLine {
-  id?: unknown;
-  code?: string;
-  path?: string;
-  query?: string;
-  language?: string;
-  ratio?: number;
-  tokens?: number;
-  maxChars?: number;
-  threshold?: number;
-  explain?: boolean;
-  task?: string;
-  firstLine?: number;
-  window?: boolean;
-  /** Lines of one session share memory, in file order (in this process only). */
-  session?: string;
-}
+/**
+ * A batch line: a request as the HTTP API takes it (the core's wire schema), with `code` or a file
+ * `path` to read, and an `id` echoed back. Lines of one session share memory, in file order (in
+ * this process only).
+ */
+const batchLineSchema = z.object({ ...REQUEST_FIELDS, code: REQUEST_FIELDS.code.optional(), id: z.unknown(), session: sessionId.optional() });
 
 async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promise<number> {
   try {
@@ -183,25 +153,25 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
     if (raw.trim() === '') continue;
     let id: unknown = null;
     try {
-      let req: BatchLine;
+      let json: unknown;
       try {
-        req = JSON.parse(raw) as BatchLine;
+        json = JSON.parse(raw);
       } catch {
         throw new SkimError(`line ${lineNo}: not valid JSON`, 'EUSAGE');
       }
-      id = req.id ?? null;
+      id = (json as { id?: unknown } | null)?.id ?? null;
+      const req = parseWith(batchLineSchema, json, `line ${lineNo}: `);
       let code = req.code;
-      if (code === undefined && typeof req.path === 'string') code = decodeText(await readInput(req.path));
-      if (typeof code !== 'string') throw new SkimError(`line ${lineNo}: needs "code" or "path"`, 'EUSAGE');
-      if (req.session !== undefined && (typeof req.session !== 'string' || req.session === ''))
-        throw new SkimError(`line ${lineNo}: "session" must be a non-empty string`, 'EUSAGE');
+      let warning: string | undefined;
+      if (code === undefined && req.path !== undefined) ({ text: code, warning } = decodeInput(await readInput(req.path)));
+      if (code === undefined) throw new SkimError(`line ${lineNo}: needs "code" or "path"`, 'EUSAGE');
       let session: SessionMemory | undefined;
       if (req.session !== undefined) {
         session = sessions.get(req.session) ?? new SessionMemory();
         sessions.set(req.session, session);
       }
       const ownBudget = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
-      const result = await pruner.prune({
+      const result = withWarning(await pruner.prune({
         code,
         query: req.query ?? flags.query,
         language: req.language ?? flags.language,
@@ -211,12 +181,15 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
         maxChars: ownBudget ? req.maxChars : flags.maxChars,
         threshold: req.threshold ?? flags.threshold,
         explain: req.explain ?? flags.explain,
-        repair: flags.repair,
+        repair: req.repair ?? flags.repair,
         task: req.task ?? taskOf(flags),
         firstLine: req.firstLine,
         window: req.window,
+        relativeThreshold: req.relativeThreshold,
+        keepSmall: req.keepSmall,
+        pinLines: req.pinLines,
         session,
-      });
+      }), warning);
       await writeOut(JSON.stringify({ id, ...jsonResult(result, req.explain ?? flags.explain) }) + '\n');
     } catch (err) {
       failures++;

@@ -3,10 +3,9 @@
  * prune), most relevant first. Prints "score<TAB>path" lines, or JSON with --json.
  */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { decodeText, readFileBytes } from '../../tools/fileTools.js';
-import { action, prunerFor, writeOut } from '../io.js';
+import { readTextFile } from '../../tools/fileTools.js';
+import { action, intAtLeast, numberOption, prunerFor, writeOut, scorerOptions } from '../io.js';
 
 interface RankFlags {
   query: string;
@@ -17,22 +16,14 @@ interface RankFlags {
 }
 
 export function registerRank(program: Command): void {
-  program
+  const command = program
     .command('rank')
     .description('order files by relevance to a question, most relevant first')
     .argument('<files...>', 'files to rank')
     .requiredOption('-q, --query <question>', 'what you are looking for, as a complete question')
-    .option('--top <n>', 'print only the n most relevant files', parseTop)
-    .option('--json', 'print JSON: [{ path, score, tokensIn }]')
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
-    .action(action(rankCommand));
-}
-
-function parseTop(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer >= 1');
-  return n;
+    .option('--top <n>', 'print only the n most relevant files', numberOption(intAtLeast(1)))
+    .option('--json', 'print JSON: [{ path, score, tokensIn }]');
+  scorerOptions(command).action(action(rankCommand));
 }
 
 async function rankCommand(files: string[], flags: RankFlags): Promise<void> {
@@ -52,5 +43,5 @@ async function rankCommand(files: string[], flags: RankFlags): Promise<void> {
 }
 
 async function readDocument(path: string): Promise<{ path: string; code: string }> {
-  return { path, code: decodeText(await readFileBytes(path)) };
+  return { path, code: (await readTextFile(path)).text };
 }

@@ -2,12 +2,11 @@
  * `skim serve`: the HTTP API and playground on a local port.
  */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
-import { action, prunerFor } from '../io.js';
+import { action, intAtLeast, numberOption, prunerFor, scorerOptions } from '../io.js';
 
 interface ServeOptions {
   host: string;
@@ -21,29 +20,19 @@ interface ServeOptions {
   quiet?: boolean;
 }
 
-function intArg(min: number, what: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${what} must be an integer >= ${min}`);
-    return n;
-  };
-}
-
 export function registerServe(program: Command): void {
   const defaultWorkers = Math.max(1, Math.min(4, availableParallelism()));
-  program
+  const command = program
     .command('serve')
     .description('HTTP API (SWE-Pruner compatible POST /prune, /v1/prune, /v1/rank) and the playground at /')
     .option('--host <host>', 'interface to bind', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 = any free port)', intArg(0, '--port'), 8000)
-    .option('--workers <n>', 'prune worker threads (0 = prune on the main thread)', intArg(0, '--workers'), defaultWorkers)
-    .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', intArg(1, '--timeout'), DEFAULTS.timeoutMs)
-    .option('--max-body <bytes>', 'largest accepted request body', intArg(1, '--max-body'), DEFAULTS.maxBodyBytes)
-    .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', intArg(0, '--max-queue'), DEFAULTS.maxQueue)
-    .option('--scorer <name>', 'learned (default) or heuristic')
-    .option('--model <dir>', 'model weights directory')
-    .option('-q, --quiet', 'do not log requests')
-    .action(action((opts: ServeOptions) => serveCommand(opts)));
+    .option('--port <port>', 'port to listen on (0 = any free port)', numberOption(intAtLeast(0)), 8000)
+    .option('--workers <n>', 'prune worker threads (0 = prune on the main thread)', numberOption(intAtLeast(0)), defaultWorkers)
+    .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', numberOption(intAtLeast(1)), DEFAULTS.timeoutMs)
+    .option('--max-body <bytes>', 'largest accepted request body', numberOption(intAtLeast(1)), DEFAULTS.maxBodyBytes)
+    .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', numberOption(intAtLeast(0)), DEFAULTS.maxQueue)
+    .option('-q, --quiet', 'do not log requests');
+  scorerOptions(command).action(action((opts: ServeOptions) => serveCommand(opts)));
 }
 
 async function serveCommand(opts: ServeOptions): Promise<void> {

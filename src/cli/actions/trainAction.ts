@@ -3,10 +3,11 @@
  * Progress bars go to stderr (TTY only); the log lines go to stderr too; stdout gets a JSON summary path.
  */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { SkimError } from '../../core/errors.js';
 import { DISTRACTOR_WEIGHT } from '../../train/constants.js';
+import type { TrainRunOptions } from '../../train/pipeline.js';
+import { intAtLeast, numberIn, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 interface EvalOptions {
@@ -22,37 +23,11 @@ interface EvalOptions {
   onlyLatency?: boolean;
 }
 
-interface TrainOptions {
-  data: string[];
-  out: string;
-  init?: string;
-  epochs?: number;
-  maxSamples?: number;
-  seed?: number;
-  mode: 'lamr' | 'single';
-  hidden?: number;
-  contextHidden?: number;
-  commitDistractors?: number;
-  teacherDistractors?: number;
-  targetRecall?: number;
-  distractorWeight?: number;
-  ablationOut?: string;
-  lambda?: number;
-  rankWeight?: number;
-  contextStage: boolean;
-}
+/** The pipeline's options as commander gives them (log and progress are the action's). */
+type TrainOptions = Omit<TrainRunOptions, 'log' | 'progress'> & { mode: 'lamr' | 'single'; contextStage: boolean };
 
-const int = (name: string, min: number) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
-  return n;
-};
-
-const rate = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 8) throw new InvalidArgumentError(`${name} must be a number from 0 to 8`);
-  return n;
-};
+/** Distractor rates and weights: 0 to 8. */
+const RATE = numberIn(0, 8);
 
 export function makeProgress(label: string, total: number): { update: (d: number, extra?: string) => void; stop: () => void } {
   if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
@@ -73,19 +48,19 @@ export function registerTrain(program: Command): void {
     .requiredOption('--data <file>', 'training data (.jsonl or .jsonl.gz: commit samples or teacher cases); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .requiredOption('--out <dir>', 'model directory to write (model.json, weights.bin, bridge.bin, bridge.json, train-report.json)')
     .option('--init <dir>', 'start from the weights of this model directory')
-    .option('--epochs <n>', 'training epochs', int('--epochs', 1))
-    .option('--max-samples <n>', 'cap on filtered commit samples used for training (default 3000)', int('--max-samples', 1))
-    .option('--seed <n>', 'random seed', int('--seed', 0))
+    .option('--epochs <n>', 'training epochs', numberOption(intAtLeast(1)))
+    .option('--max-samples <n>', 'cap on filtered commit samples used for training (default 3000)', numberOption(intAtLeast(1)))
+    .option('--seed <n>', 'random seed', numberOption(intAtLeast(0)))
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
-    .option('--hidden <n>', 'hidden units of the shared MLP (default 32, or the --init model\'s; the shipped model has 48)', int('--hidden', 2))
-    .option('--context-hidden <n>', 'hidden units of the second (auto-context) stage (default: --hidden)', int('--context-hidden', 2))
-    .option('--commit-distractors <rate>', 'distractor files per commit sample: other files of its repository, same folder first (document label 0; fractions apply to that share of samples; default 0, the shipped model: 1)', rate('--commit-distractors'))
-    .option('--teacher-distractors <rate>', 'extra distractor files per teacher query, drawn the same way from the other teacher files of its repository (default 0)', rate('--teacher-distractors'))
+    .option('--hidden <n>', 'hidden units of the shared MLP (default 32, or the --init model\'s; the shipped model has 48)', numberOption(intAtLeast(2)))
+    .option('--context-hidden <n>', 'hidden units of the second (auto-context) stage (default: --hidden)', numberOption(intAtLeast(2)))
+    .option('--commit-distractors <rate>', 'distractor files per commit sample: other files of its repository, same folder first (document label 0; fractions apply to that share of samples; default 0, the shipped model: 1)', numberOption(RATE))
+    .option('--teacher-distractors <rate>', 'extra distractor files per teacher query, drawn the same way from the other teacher files of its repository (default 0)', numberOption(RATE))
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
-    .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', parseFloat)
-    .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', parseFloat)
-    .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', parseFloat)
-    .option('--distractor-weight <w>', `cost of a kept distractor character against a kept gold-file character when calibrating (default ${DISTRACTOR_WEIGHT}: unrelated reads outnumber related ones)`, rate('--distractor-weight'))
+    .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', numberOption(numberIn(0)))
+    .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', numberOption(numberIn(0)))
+    .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', numberOption(numberIn(0, 1)))
+    .option('--distractor-weight <w>', `cost of a kept distractor character against a kept gold-file character when calibrating (default ${DISTRACTOR_WEIGHT}: unrelated reads outnumber related ones)`, numberOption(RATE))
     .option('--no-context-stage', 'do not train the second (auto-context) stage over the first stage\'s marginals')
     .action(async (opts: TrainOptions) => {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');
@@ -112,7 +87,7 @@ export function registerModelEval(program: Command): void {
     .option('--goalhint <file>', 'goalhint-dev.jsonl.gz')
     .option('--prune', 'also run the real prune() pipeline (token budgets, with/without repair, threshold mode)')
     .option('--no-heuristic', 'leave the heuristic scorer out')
-    .option('--limit <n>', 'only the first n cases of each bench file', int('--limit', 1))
+    .option('--limit <n>', 'only the first n cases of each bench file', numberOption(intAtLeast(1)))
     .option('--json <file>', 'also write the rows as JSON')
     .option('--only-latency', 'only the latency measurement (needs --swebench)')
     .option('--latency', 'also time scoring of 800-1200-line swebench files (features + model, no syntax)')

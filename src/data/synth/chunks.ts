@@ -2,11 +2,11 @@
  * Split a code corpus into chunks of about 40-200 lines along top-level scopes (functions,
  * classes, and the runs of imports/constants between them), using the syntax index.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar } from '../../core/syntax/index.js';
 import type { Scope } from '../../core/types.js';
-import { listFiles } from '../../tools/fileTools.js';
+import { decodeInput, isBinary, listFiles, readFileBytes } from '../../tools/fileTools.js';
 import { hash32 } from '../../train/datasets.js';
 import { CODE_LANGUAGES, rejectContent, rejectPath } from '../commitFilters.js';
 
@@ -101,12 +101,12 @@ export async function chunkCorpus(corpus: string): Promise<{ chunks: Chunk[]; fi
       skippedFiles++;
       continue;
     }
-    const buf = readFileSync(abs);
-    if (buf.subarray(0, 8000).includes(0)) {
+    const buf = await readFileBytes(abs).catch(() => null); // over the cap, vanished or unreadable: skipped
+    if (!buf || isBinary(buf)) {
       skippedFiles++;
       continue;
     }
-    const lines = splitLines(buf.toString('utf8'));
+    const lines = splitLines(decodeInput(buf).text);
     if (lines.length < 15 || rejectContent(lines)) {
       skippedFiles++;
       continue;
