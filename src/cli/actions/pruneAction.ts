@@ -9,7 +9,6 @@ import zlib from 'node:zlib';
 import type { Command } from 'commander';
 import { diagnostic } from '../../core/diagnostics.js';
 import { SkimError } from '../../core/errors.js';
-import { wholeResult } from '../../core/pipeline/whole.js';
 import type { Pruner } from '../../core/prune.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { SessionMemory } from '../../core/session/memory.js';
