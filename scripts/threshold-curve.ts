@@ -4,8 +4,12 @@
  * the same repository through `prune()` at τ. Per τ: the share of answer lines kept, the share of
  * queries that keep every answer line, how much smaller gold and distractor files come back, and
  * the tokens an agent reads per query when a lost answer line costs a re-read of the whole gold
- * file (the rule of the agent-run benchmark). Prints a Markdown table; `--svg FILE` draws the curve
- * (needs the optional vega packages, as `skim bench --plot`).
+ * file plus one turn (the rule of the agent-run benchmark). In a run every read stays in the
+ * context for the turns after it, so per turn a lost read costs the file again plus the context of
+ * the extra turn spread over those turns: `--turn-tokens` (default 440: on trajectories-dev the
+ * context before a read's next turn averages 13,332 tokens and 30.1 turns follow a read). Prints a
+ * Markdown table; `--svg FILE` draws the curve (needs the optional vega packages, as `skim bench
+ * --plot`).
  *
  *   npx tsx scripts/threshold-curve.ts --model models/default \
  *     --data ../shared/data/teacher-train.jsonl.gz --data data/teacher/cases.jsonl.gz [--svg curve.svg]
@@ -17,12 +21,14 @@ import { pruneWith } from '../src/core/prune.js';
 import { isTeacherValRepo, type LabeledFile, readCases } from '../src/train/datasets.js';
 
 const SCALES = [0.125, 0.25, 0.5, 1, 2, 4, 8, 16];
+const TURN_TOKENS = 440;
 
 function args(name: string): string[] {
   return process.argv.flatMap((a, i) => (a === name && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
 }
 
 const modelDir = args('--model')[0] ?? 'models/default';
+const turnTokens = Number(args('--turn-tokens')[0] ?? TURN_TOKENS);
 const scorer = createLearnedScorer(modelDir);
 if (!scorer) throw new Error(`no model in ${modelDir}`);
 const files: LabeledFile[] = [];
@@ -63,7 +69,7 @@ for (const scale of SCALES) {
     }
     goalQueries++;
     if (!lost) whole++;
-    else tokens.reread += goldTokens;
+    else tokens.reread += goldTokens + turnTokens;
   }
   const read = tokens.goldOut + tokens.distOut + tokens.reread;
   points.push({
@@ -75,7 +81,7 @@ for (const scale of SCALES) {
 }
 
 const best = points.reduce((a, b) => (b.tokensPerQuery < a.tokensPerQuery ? b : a));
-console.log(`Held-back teacher queries: ${queries.size} (${files.filter((f) => f.role === 'gold').length} gold files), model ${modelDir}, calibrated τ ${scorer.threshold}\n`);
+console.log(`Held-back teacher queries: ${queries.size} (${files.filter((f) => f.role === 'gold').length} gold files), model ${modelDir}, calibrated τ ${scorer.threshold}, a lost read charged the gold file + ${turnTokens} tokens\n`);
 console.log('| τ (x calibrated) | answer lines kept | queries keeping every answer line | gold compr. | distractor compr. | tokens read per query, re-reads included (unpruned) |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const p of points) {
