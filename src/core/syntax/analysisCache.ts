@@ -18,9 +18,9 @@ export interface CachedAnalysis {
 }
 
 const MAX_ENTRIES = 16;
-const MAX_TOTAL_CHARS = 8_000_000;
-/** Larger texts are not kept: each would take a large share of the cache, and is rarely re-read whole. */
-const MAX_ENTRY_CHARS = 1_000_000;
+const MAX_TOTAL_CHARS = 2_000_000;
+/** An index takes about 15 bytes of heap per character of its text (about 0.45 MB for a 30 KB file). Larger texts are not kept: each would take a large share of the cache. */
+const MAX_ENTRY_CHARS = 500_000;
 
 const enabled = process.env.SKIM_ANALYSIS_CACHE !== '0';
 const entries = new Map<string, CachedAnalysis>();

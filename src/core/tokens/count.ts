@@ -25,7 +25,7 @@ function exact(text: string): number {
  * output equal to an earlier one are not counted again. Keyed by the text itself.
  */
 const MEMO_MIN_CHARS = 4_096;
-const MEMO_MAX_CHARS = 500_000;
+const MEMO_MAX_CHARS = 250_000;
 const MEMO_ENTRIES = 16;
 const memo = new Map<string, number>();
 
