@@ -1,7 +1,7 @@
 /**
  * Load test of the HTTP server on loopback with autocannon (a dev dependency), bounded in time:
  *
- *   npx tsx src/server/loadTest.ts [--duration 10] [--connections 4] [--file F --query Q] [--out results.json]
+ *   npx tsx src/server/loadTest.ts [--duration 10] [--connections 4] [--file F --query Q] [--only TEXT] [--out results.json]
  *
  * The default input is a real 1,000-line file (the first 1,000 lines of a gold file of the
  * goal-hint benchmark, with its goal hint). Each configuration starts its own server on
@@ -29,6 +29,8 @@ interface Args {
   file?: string;
   query?: string;
   out?: string;
+  /** Run only the configurations whose name contains this text. */
+  only?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -41,6 +43,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--file') args.file = v;
     else if (k === '--query') args.query = v;
     else if (k === '--out') args.out = v;
+    else if (k === '--only') args.only = v;
     else continue;
     i++;
   }
@@ -169,7 +172,7 @@ async function main(): Promise<void> {
   // The machine may be shared: record how busy it was, the figures depend on it.
   const loadBefore = loadavg()[0];
   const figures: LoadFigure[] = [];
-  for (const cfg of CONFIGS) {
+  for (const cfg of CONFIGS.filter((c) => args.only === undefined || c.name.includes(args.only))) {
     process.stderr.write(`running: ${cfg.name}\n`);
     figures.push(await runOne(cfg, input, args));
   }

@@ -71,18 +71,26 @@ function detectShape(lines: RawLine[]): InputShape {
   const sample = lines.slice(0, 2000);
   let nonEmpty = 0;
   let numbered = 0;
-  let grepLike = 0;
   let headers = 0;
   for (const { text } of sample) {
     if (text.trim() === '') continue;
     nonEmpty++;
     if (NUMBERED_RE.test(text)) numbered++;
-    if (text === GREP_SEPARATOR || parseGrepLine(text, undefined) !== null) grepLike++;
     if (MULTI_HEADER_RE.test(text)) headers++;
   }
   if (nonEmpty === 0) return 'raw';
   if (numbered / nonEmpty >= 0.9) return 'numbered';
   if (headers >= 1 && MULTI_HEADER_RE.test(lines[0]?.text ?? '')) return 'multi';
+  // grep output: 90% of the non-empty lines parse as grep lines. Counted until that share is out
+  // of reach (plain code is, after about a tenth of its lines: the parse is the costly test).
+  let grepLike = 0;
+  let left = nonEmpty;
+  for (const { text } of sample) {
+    if (text.trim() === '') continue;
+    left--;
+    if (text === GREP_SEPARATOR || parseGrepLine(text, undefined) !== null) grepLike++;
+    else if ((grepLike + left) / nonEmpty < 0.9) return 'raw';
+  }
   if (grepLike / nonEmpty >= 0.9 && hasGrepPaths(sample)) return 'grep';
   return 'raw';
 }

@@ -6,7 +6,8 @@
 import { addOnce, type Diagnostic, diagnostic } from '../diagnostics.js';
 import type { SegmentAnalysis } from '../pipeline/types.js';
 import type { Document, SyntaxIndex } from '../types.js';
-import { ensureGrammar } from './grammars.js';
+import { analysisKey, cachedAnalysis, rememberAnalysis } from './analysisCache.js';
+import { ensureGrammar, loadedParser } from './grammars.js';
 import { languageInfo } from './languages.js';
 import { buildSyntaxIndex, parseSkipped, TOO_LARGE_TO_PARSE, tooLargeToParse } from './syntaxIndex.js';
 
@@ -16,14 +17,23 @@ export async function analyse(doc: Document, code: string, diagnostics: Diagnost
   if (huge) diagnostics.push(parseSkipped(TOO_LARGE_TO_PARSE));
   const analyses: SegmentAnalysis[] = [];
   for (const seg of doc.segments) {
-    const texts = seg.lines.map((i) => doc.lines[i].text);
+    let texts = seg.lines.map((i) => doc.lines[i].text);
     const lang = huge ? 'text' : seg.language;
     let syntax: SyntaxIndex;
     try {
       if (!huge) await ensureGrammar(lang);
-      const notes: Diagnostic[] = [];
-      syntax = buildSyntaxIndex(texts, lang, notes);
-      for (const note of notes) addOnce(diagnostics, note);
+      // the grammar's presence is part of the key: without it the same text gets the fallback index
+      const key = analysisKey(texts, `${lang}${loadedParser(lang) ? '' : '/fallback'}`);
+      const hit = key === null ? undefined : cachedAnalysis(key);
+      const notes: Diagnostic[] = hit ? hit.notes : [];
+      if (hit) ({ syntax, texts } = hit);
+      else {
+        syntax = buildSyntaxIndex(texts, lang, notes);
+        // A grammar's language indexed by the fallback without a note may be a parse that ran out
+        // of time: not kept, the next call may parse it.
+        if (key !== null && (syntax.hasGrammar || notes.length > 0 || !loadedParser(lang))) rememberAnalysis(key, { syntax, texts, notes });
+      }
+      for (const note of notes) addOnce(diagnostics, hit ? { ...note } : note);
     } catch (err) {
       diagnostics.push(diagnostic('syntax-analysis-failed', `syntax analysis failed for ${seg.path ?? 'input'} (${(err as Error).message}); fallback used`));
       syntax = buildSyntaxIndex(texts, 'text');

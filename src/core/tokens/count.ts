@@ -20,9 +20,28 @@ function exact(text: string): number {
   return countO200k(text);
 }
 
+/**
+ * Counts of recent large texts: a file read again (a warm server, with another question) and an
+ * output equal to an earlier one are not counted again. Keyed by the text itself.
+ */
+const MEMO_MIN_CHARS = 4_096;
+const MEMO_MAX_CHARS = 250_000;
+const MEMO_ENTRIES = 16;
+const memo = new Map<string, number>();
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   if (text.length <= LONG_RUN) return exact(text);
+  if (text.length < MEMO_MIN_CHARS || text.length > MEMO_MAX_CHARS) return countLarge(text);
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const n = countLarge(text);
+  memo.set(text, n);
+  if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  return n;
+}
+
+function countLarge(text: string): number {
   let total = 0;
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
