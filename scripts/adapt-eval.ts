@@ -13,16 +13,16 @@
  * repository's train commits, cross-fitted).
  */
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { bridgeToJson } from '../src/core/features/bridge.js';
 import path from 'node:path';
-import { baseScorer, compareOnVal, fineTune, readRepoSamples } from '../src/data/adapt.js';
-import { type LabeledFile, readCases } from '../src/train/datasets.js';
-import { fitBridges } from '../src/train/prepare.js';
-import { charCosts, recallOf, selectTopK } from '../src/train/metrics.js';
-import { loadSyntaxSource } from '../src/train/syntaxSource.js';
+import { bridgeToJson } from '../src/core/features/bridge.js';
 import { scorerFromModel } from '../src/core/model/index.js';
 import { loadModel } from '../src/core/model/io.js';
 import type { Scorer } from '../src/core/types.js';
+import { baseScorer, compareOnVal, fineTune, readRepoSamples } from '../src/data/adapt.js';
+import { type LabeledFile, readCases } from '../src/train/datasets.js';
+import { charCosts, recallOf, selectTopK } from '../src/train/metrics.js';
+import { fitBridges } from '../src/train/prepare.js';
+import { loadSyntaxSource } from '../src/train/syntaxSource.js';
 
 /**
  * Paired bootstrap over val files of the change in micro recall (adapted - base) at one budget:
@@ -41,11 +41,13 @@ async function bootstrapDelta(val: LabeledFile[], a: Scorer, b: Scorer): Promise
     per.push({ tot: f.agg.length, a4: hits(a, 4), b4: hits(b, 4), a8: hits(a, 8), b8: hits(b, 8) });
   }
   let seed = 12345;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   const d4: number[] = [];
   const d8: number[] = [];
   for (let k = 0; k < 2000; k++) {
-    let t = 0, x4 = 0, x8 = 0;
+    let t = 0,
+      x4 = 0,
+      x8 = 0;
     for (let i = 0; i < per.length; i++) {
       const p = per[Math.floor(rand() * per.length)];
       t += p.tot;
@@ -125,10 +127,24 @@ for (const repo of repos) {
   const base = baseScorer(initDir);
   const cmp = await compareOnVal(g.val, base, out);
   const ci = await bootstrapDelta(g.val, scorerFromModel(loadModel(out), 'adapted'), base.scorer);
-  const row = { repo, ci95: ci, trainSamples: ft.fit, tuneSamples: ft.tune, valFiles: cmp.files, valLines: cmp.labelled, before: cmp.before, after: cmp.after, better: cmp.better, bestEpoch: ft.bestEpoch, trainSeconds: ft.seconds };
+  const row = {
+    repo,
+    ci95: ci,
+    trainSamples: ft.fit,
+    tuneSamples: ft.tune,
+    valFiles: cmp.files,
+    valLines: cmp.labelled,
+    before: cmp.before,
+    after: cmp.after,
+    better: cmp.better,
+    bestEpoch: ft.bestEpoch,
+    trainSeconds: ft.seconds,
+  };
   results.push(row);
   console.error(`  95% CI of the change: R@4x [${ci.r4.map((x) => x.toFixed(3)).join(', ')}], R@8x [${ci.r8.map((x) => x.toFixed(3)).join(', ')}]`);
-  console.error(`  ${cmp.before.name} R@4x ${cmp.before.r4.toFixed(3)} R@8x ${cmp.before.r8.toFixed(3)} -> adapted R@4x ${cmp.after.r4.toFixed(3)} R@8x ${cmp.after.r8.toFixed(3)} (${ft.seconds.toFixed(0)}s)`);
+  console.error(
+    `  ${cmp.before.name} R@4x ${cmp.before.r4.toFixed(3)} R@8x ${cmp.before.r8.toFixed(3)} -> adapted R@4x ${cmp.after.r4.toFixed(3)} R@8x ${cmp.after.r8.toFixed(3)} (${ft.seconds.toFixed(0)}s)`,
+  );
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -136,9 +152,29 @@ const sg = (x: number) => (x >= 0 ? '+' : '') + f3(x);
 const lines = [
   `| repo | train samples | val files (lines) | ${init ? 'shipped' : 'heuristic'} R@4x | R@8x | adapted R@4x | R@8x | Δ R@4x [95% CI] | Δ R@8x [95% CI] |`,
   '|---|---|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.repo} | ${r.trainSamples} | ${r.valFiles} (${r.valLines}) | ${f3(r.before.r4)} | ${f3(r.before.r8)} | ${f3(r.after.r4)} | ${f3(r.after.r8)} | ${sg(r.after.r4 - r.before.r4)} [${sg(r.ci95.r4[0])}, ${sg(r.ci95.r4[1])}] | ${sg(r.after.r8 - r.before.r8)} [${sg(r.ci95.r8[0])}, ${sg(r.ci95.r8[1])}] |`),
+  ...results.map(
+    (r) =>
+      `| ${r.repo} | ${r.trainSamples} | ${r.valFiles} (${r.valLines}) | ${f3(r.before.r4)} | ${f3(r.before.r8)} | ${f3(r.after.r4)} | ${f3(r.after.r8)} | ${sg(r.after.r4 - r.before.r4)} [${sg(r.ci95.r4[0])}, ${sg(r.ci95.r4[1])}] | ${sg(r.after.r8 - r.before.r8)} [${sg(r.ci95.r8[0])}, ${sg(r.ci95.r8[1])}] |`,
+  ),
 ];
 console.log(lines.join('\n'));
 const json = opt('--json');
-if (json) writeFileSync(json, JSON.stringify({ command: `npx tsx scripts/adapt-eval.ts ${args.join(' ')}`, date: new Date().toISOString(), init: init ?? null, unseen, bridge, featureBridge: featureBridgeMode, maxTrain, results }, null, 1) + '\n');
+if (json)
+  writeFileSync(
+    json,
+    JSON.stringify(
+      {
+        command: `npx tsx scripts/adapt-eval.ts ${args.join(' ')}`,
+        date: new Date().toISOString(),
+        init: init ?? null,
+        unseen,
+        bridge,
+        featureBridge: featureBridgeMode,
+        maxTrain,
+        results,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
 console.error(`done in ${((Date.now() - t0) / 1000).toFixed(0)}s`);

@@ -28,20 +28,25 @@ await build({
   external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
   // web-tree-sitter's CommonJS build (its ES module build locates itself through import.meta);
   // its import('fs/promises') becomes a require, as vm.Script has no module loader
-  plugins: [{
-    name: 'web-tree-sitter-cjs',
-    setup(b) {
-      b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: path.join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') }));
+  plugins: [
+    {
+      name: 'web-tree-sitter-cjs',
+      setup(b) {
+        b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: path.join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') }));
+      },
     },
-  }, {
-    // zod re-exports the messages of every locale (a third of its code); skim uses the English
-    // ones, which zod installs from locales/en.js itself
-    name: 'zod-without-locales',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'zod-locales' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({ contents: 'export {};', loader: 'js' }));
+    {
+      // zod re-exports the messages of every locale (a third of its code); skim uses the English
+      // ones, which zod installs from locales/en.js itself
+      name: 'zod-without-locales',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+          args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'zod-locales' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({ contents: 'export {};', loader: 'js' }));
+      },
     },
-  }],
+  ],
   supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });

@@ -16,11 +16,21 @@ const out = args[0];
 const count = Number(args.includes('--files') ? args[args.indexOf('--files') + 1] : 40);
 const bench = path.resolve(import.meta.dirname ?? '.', '../../shared/bench');
 const { bridge } = loadModel(path.resolve(import.meta.dirname ?? '.', '../models/default'));
-interface Case { query: string; path?: string; code?: string; files?: { path: string; content: string }[] }
+interface Case {
+  query: string;
+  path?: string;
+  code?: string;
+  files?: { path: string; content: string }[];
+}
 const chunks: Buffer[] = [];
 const hash = createHash('sha256');
 for (const name of ['swebench-dev.jsonl.gz', 'polyglot-dev.jsonl.gz', 'goalhint-dev.jsonl.gz', 'replay-dev.jsonl.gz']) {
-  const cases = zlib.gunzipSync(readFileSync(path.join(bench, name))).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case);
+  const cases = zlib
+    .gunzipSync(readFileSync(path.join(bench, name)))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Case);
   let done = 0;
   for (const c of cases) {
     for (const f of c.files ?? [{ path: c.path ?? '', content: c.code ?? '' }]) {

@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
 import { readJsonRecords } from '../src/bench/cases.js';
-import { isTrajectoryRecord, isValidationRun, replayRun, TRAJECTORY_METHODS, type ReadRecord, type TrajectoryRun } from '../src/bench/trajectories.js';
+import { isTrajectoryRecord, isValidationRun, type ReadRecord, replayRun, TRAJECTORY_METHODS, type TrajectoryRun } from '../src/bench/trajectories.js';
 import { FITTED_CHARS, gateFeatures, type ReadFacts, type ReadGate } from '../src/core/policy/readPolicy.js';
 import { createPruner } from '../src/core/prune.js';
 import { normalizeSessionPath } from '../src/core/session/memory.js';
@@ -71,7 +71,13 @@ async function computeOutcomes(runs: TrajectoryRun[]): Promise<Outcome[]> {
     for (const s of SCALES) {
       const pruner = createPruner({ readPolicy: everyReadAt(s, task) });
       const t0 = Date.now();
-      for (const run of runs) await replayRun(run, task ? withTask : noTask, (req) => pruner.prune(req), (r) => out.push({ ...r, action: String(s), task }));
+      for (const run of runs)
+        await replayRun(
+          run,
+          task ? withTask : noTask,
+          (req) => pruner.prune(req),
+          (r) => out.push({ ...r, action: String(s), task }),
+        );
       process.stderr.write(`task ${task} scale ${s}: ${Math.round((Date.now() - t0) / 1000)} s\n`);
     }
   }
@@ -231,14 +237,23 @@ function* ladders(): Generator<ReadGate['ladder']> {
   for (const scales of LADDERS)
     for (const a of EDGES)
       for (const b of EDGES)
-        for (const c of EDGES) if (a <= b && b <= c) yield [{ below: a, tauScale: scales[0] }, { below: b, tauScale: scales[1] }, { below: c, tauScale: scales[2] }];
+        for (const c of EDGES)
+          if (a <= b && b <= c)
+            yield [
+              { below: a, tauScale: scales[0] },
+              { below: b, tauScale: scales[1] },
+              { below: c, tauScale: scales[2] },
+            ];
 }
 
 function fitPolicy(train: Read[], task: boolean, maxLost: number): { gate: ReadGate; cv: Figures } {
   // cross-validated probabilities: each fold scored by a gate fitted on the other four
   const cvProbs = new Array<number>(train.length);
   for (let f = 0; f < 5; f++) {
-    const gate = fitGate(train.filter((r) => r.fold !== f), task);
+    const gate = fitGate(
+      train.filter((r) => r.fold !== f),
+      task,
+    );
     train.forEach((r, i) => {
       if (r.fold === f) cvProbs[i] = probability(gate, r.facts);
     });
@@ -293,7 +308,12 @@ async function main() {
     gates.push(printed);
     const probs = (set: Read[]) => set.map((r) => probability(printed, r.facts));
     const tau1 = [{ below: 2, tauScale: 1 }];
-    console.log(`${task ? 'with' : 'without'} the task: gate AUC on the validation runs ${auc(probs(val), val.map((r) => r.showsFixLine)).toFixed(3)}`);
+    console.log(
+      `${task ? 'with' : 'without'} the task: gate AUC on the validation runs ${auc(
+        probs(val),
+        val.map((r) => r.showsFixLine),
+      ).toFixed(3)}`,
+    );
     console.log(show('training, cross-validated', cv));
     console.log(show('training', evaluate(train, probs(train), printed.ladder)));
     console.log(show('validation', evaluate(val, probs(val), printed.ladder)));

@@ -18,11 +18,21 @@ const scorer = (opt('--scorer') ?? 'learned') as 'learned' | 'heuristic';
 const runs = Number(opt('--runs') ?? 20);
 const file = path.resolve(opt('--cases') ?? path.resolve(import.meta.dirname ?? '.', '../../shared/bench/swebench-dev.jsonl.gz'));
 
-interface Case { query: string; files: { path: string; content: string; role: string }[] }
-const cases = zlib.gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case);
+interface Case {
+  query: string;
+  files: { path: string; content: string; role: string }[];
+}
+const cases = zlib
+  .gunzipSync(readFileSync(file))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Case);
 
 function pick(target: number, count: number) {
-  const all = cases.flatMap((c) => c.files.filter((f) => f.role === 'gold').map((f) => ({ query: c.query, path: f.path, code: f.content, n: f.content.split('\n').length })));
+  const all = cases.flatMap((c) =>
+    c.files.filter((f) => f.role === 'gold').map((f) => ({ query: c.query, path: f.path, code: f.content, n: f.content.split('\n').length })),
+  );
   return all.sort((a, b) => Math.abs(a.n - target) - Math.abs(b.n - target)).slice(0, count);
 }
 
@@ -50,7 +60,9 @@ for (const target of args.includes('--scoring-only') ? [] : [1000, 5000]) {
       }
     }
     const sizes = files.map((f) => f.n).join(', ');
-    console.log(`~${target} lines (${sizes}) ${mode.name}: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms; CPU p50 ${pct(cpu, 50).toFixed(1)} ms`);
+    console.log(
+      `~${target} lines (${sizes}) ${mode.name}: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms; CPU p50 ${pct(cpu, 50).toFixed(1)} ms`,
+    );
   }
 }
 
@@ -73,4 +85,6 @@ for (const f of pick(1000, 5)) {
     cpu.push((cpuMs(c) * 1000) / lines.length);
   }
 }
-console.log(`scoring alone (${s.name}), per 1,000 lines: p10 ${pct(times, 10).toFixed(2)} ms, p50 ${pct(times, 50).toFixed(2)} ms, p95 ${pct(times, 95).toFixed(2)} ms; CPU p50 ${pct(cpu, 50).toFixed(2)} ms`);
+console.log(
+  `scoring alone (${s.name}), per 1,000 lines: p10 ${pct(times, 10).toFixed(2)} ms, p50 ${pct(times, 50).toFixed(2)} ms, p95 ${pct(times, 95).toFixed(2)} ms; CPU p50 ${pct(cpu, 50).toFixed(2)} ms`,
+);

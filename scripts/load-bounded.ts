@@ -15,7 +15,7 @@
  * request answered within the server's time limit plus --margin ms (default 500), no errors.
  * Exit code 0 when the checks hold, 1 otherwise. Loopback only; stops by itself.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
@@ -226,11 +226,14 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
   const { url, child } = await startServer(opts);
   log(`skim serve at ${url} (pid ${child.pid}), ${opts.workers} workers, time limit ${opts.timeoutMs} ms`);
   // A hard stop for the whole run: nothing here may keep going if something hangs.
-  const hardStop = setTimeout(() => {
-    child.kill('SIGKILL');
-    process.stderr.write('load-bounded: run exceeded its time bound; stopped\n');
-    process.exit(2);
-  }, (opts.duration + 120) * 1000);
+  const hardStop = setTimeout(
+    () => {
+      child.kill('SIGKILL');
+      process.stderr.write('load-bounded: run exceeded its time bound; stopped\n');
+      process.exit(2);
+    },
+    (opts.duration + 120) * 1000,
+  );
   hardStop.unref();
   try {
     const ordinary = JSON.stringify({ code: input.code, query: input.query, path: input.path });
@@ -259,7 +262,13 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
       // real code: pruning it may take longer than the time limit, which then answers for it
       { kind: `/v1/prune, ${opts.bombMb} MB of Python`, path: '/v1/prune', body: JSON.stringify({ code, query: LOGGING_QUERY }) },
     ];
-    const bombStats = bombKinds.map((b) => ({ kind: b.kind, lat: [] as number[], statuses: {} as Record<string, number>, failOpen: 0, errors: [] as string[] }));
+    const bombStats = bombKinds.map((b) => ({
+      kind: b.kind,
+      lat: [] as number[],
+      statuses: {} as Record<string, number>,
+      failOpen: 0,
+      errors: [] as string[],
+    }));
     const endAt = performance.now() + opts.duration * 1000;
     const bomber = (async () => {
       for (let i = 0; performance.now() < endAt; i++) {
@@ -296,7 +305,11 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
     const h = summarize(health.lat);
     const bombs = bombStats.map((b) => ({ kind: b.kind, latency: summarize(b.lat), statuses: b.statuses, failOpen: b.failOpen, errors: b.errors }));
     const checks = [
-      { check: `/health under ${opts.healthLimitMs} ms`, ok: h.count > 0 && h.max < opts.healthLimitMs && health.failed === 0, detail: `${h.count} probes, max ${h.max} ms, p99 ${h.p99} ms, ${health.failed} failed` },
+      {
+        check: `/health under ${opts.healthLimitMs} ms`,
+        ok: h.count > 0 && h.max < opts.healthLimitMs && health.failed === 0,
+        detail: `${h.count} probes, max ${h.max} ms, p99 ${h.p99} ms, ${health.failed} failed`,
+      },
       {
         check: `ordinary requests within ${opts.timeoutMs} + ${opts.marginMs} ms`,
         ok: ac.latency.max <= limit && ac.errors === 0 && ac.timeouts === 0 && ac.non2xx === 0,
@@ -304,10 +317,15 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
       },
       {
         check: `bombs within ${opts.timeoutMs} + ${opts.marginMs} ms`,
-        ok: bombs.some((b) => b.latency.count > 0) && bombs.every((b) => b.latency.max <= limit && b.errors.length === 0 && Object.keys(b.statuses).every((s) => s === '200')),
+        ok:
+          bombs.some((b) => b.latency.count > 0) &&
+          bombs.every((b) => b.latency.max <= limit && b.errors.length === 0 && Object.keys(b.statuses).every((s) => s === '200')),
         detail: bombs
           .filter((b) => b.latency.count > 0 || b.errors.length > 0)
-          .map((b) => `${b.kind}: ${b.latency.count} requests, max ${b.latency.max} ms, statuses ${JSON.stringify(b.statuses)}, ${b.failOpen} failed open${b.errors.length ? `, errors: ${b.errors[0]}` : ''}`)
+          .map(
+            (b) =>
+              `${b.kind}: ${b.latency.count} requests, max ${b.latency.max} ms, statuses ${JSON.stringify(b.statuses)}, ${b.failOpen} failed open${b.errors.length ? `, errors: ${b.errors[0]}` : ''}`,
+          )
           .join('; '),
       },
     ];
@@ -349,7 +367,12 @@ export function formatReport(r: BoundedLoadReport): string {
     '| traffic | requests | p50 ms | p99 ms | max ms | outcome |',
     '|---|---:|---:|---:|---:|---|',
     `| /v1/prune, ${r.input.lines}-line file + goal hint, ${r.options.connections} connections (autocannon) | ${o.requests} (${o.rps}/s) | ${o.p50} | ${o.p99} | ${o.max} | ${o.errors} errors, ${o.timeouts} timeouts, ${o.non2xx} non-2xx |`,
-    ...r.bombs.map((b) => `| ${b.kind} (1 client) | ${b.latency.count} | ${b.latency.p50} | ${b.latency.p99} | ${b.latency.max} | statuses ${Object.entries(b.statuses).map(([s, n]) => `${s} x${n}`).join(', ')}; ${b.failOpen} failed open${b.errors.length ? `; ${b.errors.length} errors` : ''} |`),
+    ...r.bombs.map(
+      (b) =>
+        `| ${b.kind} (1 client) | ${b.latency.count} | ${b.latency.p50} | ${b.latency.p99} | ${b.latency.max} | statuses ${Object.entries(b.statuses)
+          .map(([s, n]) => `${s} x${n}`)
+          .join(', ')}; ${b.failOpen} failed open${b.errors.length ? `; ${b.errors.length} errors` : ''} |`,
+    ),
     `| GET /health every 50 ms (own thread) | ${r.health.count} | ${r.health.p50} | ${r.health.p99} | ${r.health.max} | ${r.health.over} at or over ${r.options.healthLimitMs} ms, ${r.health.failed} failed |`,
     '',
     ...r.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.check}: ${c.detail}`),

@@ -80,7 +80,12 @@ if (process.argv.includes('--stage3')) {
   const asStage3 = (ex: Example[]) => stages(ex).map((s, k) => ({ ...ex[k], X: s.X3 }));
   const cfg = { ...DEFAULT_TRAIN, hidden: shipped.model.H, epochs: 4, seed: 9 };
   const fit = train(asStage3(trainEx), asStage3(valEx), cfg, NUM_FEATURES + NUM_CONTEXT_FEATURES, {
-    onEpoch: (r) => log(`stage 3 epoch ${r.epoch}: selection ${r.select.toFixed(4)}; ${Object.entries(r.val).map(([g, v]) => `${g} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}`).join('; ')}`),
+    onEpoch: (r) =>
+      log(
+        `stage 3 epoch ${r.epoch}: selection ${r.select.toFixed(4)}; ${Object.entries(r.val)
+          .map(([g, v]) => `${g} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}`)
+          .join('; ')}`,
+      ),
   });
   log(`stage 3 best epoch ${fit.best}`);
   stage3 = fit.model;
@@ -105,8 +110,19 @@ function dump(name: string, ex: Example[]) {
     const agg: number[] = [];
     e.labels.agg.forEach((v, i) => v && agg.push(i));
     const m = {
-      off, n: e.n, id: e.file.id, repo: e.file.repo, src: e.file.source, kind: e.file.queryKind, role: e.file.role, split: e.file.split,
-      w: e.weight, lab: agg, chars: Array.from(charCosts(e.file.lines)), doc1: r1.docScore, doc2: r2.docScore,
+      off,
+      n: e.n,
+      id: e.file.id,
+      repo: e.file.repo,
+      src: e.file.source,
+      kind: e.file.queryKind,
+      role: e.file.role,
+      split: e.file.split,
+      w: e.weight,
+      lab: agg,
+      chars: Array.from(charCosts(e.file.lines)),
+      doc1: r1.docScore,
+      doc2: r2.docScore,
     };
     off += e.n;
     return m;

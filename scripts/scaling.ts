@@ -44,21 +44,44 @@ const CASES: Case[] = [
   { name: 'generated python 100,000 lines', language: 'python', mode: 'adaptive', make: () => generatedPython(100_000) },
   { name: 'generated python 400,000 lines', language: 'python', mode: 'adaptive', make: () => generatedPython(400_000) },
   { name: 'generated python 1,000,000 lines', language: 'python', mode: 'adaptive', make: () => generatedPython(1_000_000) },
-  { name: 'javascript nested 2,000 deep', language: 'javascript', mode: 'adaptive', make: () => 'function f(){\n'.repeat(2000) + 'return 1;\n' + '}\n'.repeat(2000) },
-  { name: 'javascript nested 10,000 deep', language: 'javascript', mode: 'adaptive', make: () => 'function f(){\n'.repeat(10_000) + 'return 1;\n' + '}\n'.repeat(10_000) },
-  { name: 'javascript nested 10,000 deep', language: 'javascript', mode: 'ratio 4', make: () => 'function f(){\n'.repeat(10_000) + 'return 1;\n' + '}\n'.repeat(10_000) },
+  {
+    name: 'javascript nested 2,000 deep',
+    language: 'javascript',
+    mode: 'adaptive',
+    make: () => 'function f(){\n'.repeat(2000) + 'return 1;\n' + '}\n'.repeat(2000),
+  },
+  {
+    name: 'javascript nested 10,000 deep',
+    language: 'javascript',
+    mode: 'adaptive',
+    make: () => 'function f(){\n'.repeat(10_000) + 'return 1;\n' + '}\n'.repeat(10_000),
+  },
+  {
+    name: 'javascript nested 10,000 deep',
+    language: 'javascript',
+    mode: 'ratio 4',
+    make: () => 'function f(){\n'.repeat(10_000) + 'return 1;\n' + '}\n'.repeat(10_000),
+  },
   {
     name: 'python indented 2,000 deep (1 space more per line)',
     language: 'python',
     mode: 'adaptive',
     make: () => ['def f():', ...Array.from({ length: 2000 }, (_, i) => ' '.repeat(i + 1) + (i < 1999 ? `if x${i}:` : 'pass'))].join('\n') + '\n',
   },
-  { name: 'brackets nested 100,000 deep, one line', language: 'javascript', mode: 'adaptive', make: () => `x = ${'['.repeat(100_000)}${']'.repeat(100_000)};\n` },
+  {
+    name: 'brackets nested 100,000 deep, one line',
+    language: 'javascript',
+    mode: 'adaptive',
+    make: () => `x = ${'['.repeat(100_000)}${']'.repeat(100_000)};\n`,
+  },
   {
     name: 'python elif chain of 20,000',
     language: 'python',
     mode: 'adaptive',
-    make: () => ['def f(x):', '    if x == 0:', '        return 0', ...Array.from({ length: 20_000 }, (_, i) => `    elif x == ${i + 1}:\n        return ${i + 1}`)].join('\n') + '\n',
+    make: () =>
+      ['def f(x):', '    if x == 0:', '        return 0', ...Array.from({ length: 20_000 }, (_, i) => `    elif x == ${i + 1}:\n        return ${i + 1}`)].join(
+        '\n',
+      ) + '\n',
   },
   { name: 'whitespace bomb: 5 MB of spaces, one line', language: 'python', mode: 'adaptive', make: () => ' '.repeat(5_000_000) },
   { name: 'whitespace bomb: 5 MB of spaces, one line', language: 'python', mode: 'ratio 4', make: () => ' '.repeat(5_000_000) },
@@ -100,7 +123,15 @@ async function runCase(c: Case, lib: string): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const lines = code.split('\n').length - (code.endsWith('\n') ? 1 : 0);
   process.stdout.write(
-    JSON.stringify({ chars: code.length, lines, wallMs: wall, cpuMs: (cpu.user + cpu.system) / 1000, tokensIn: r.tokensIn, tokensOut: r.tokensOut, warnings: r.warnings ?? [] }),
+    JSON.stringify({
+      chars: code.length,
+      lines,
+      wallMs: wall,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      tokensIn: r.tokensIn,
+      tokensOut: r.tokensOut,
+      warnings: r.warnings ?? [],
+    }),
   );
 }
 
@@ -122,7 +153,10 @@ function main(): void {
   const timeout = Number(opt('--timeout') ?? 60) * 1000;
   const only = opt('--only');
   const md = argv.includes('--md');
-  if (md) process.stdout.write('| input | mode | MB | lines | wall s | CPU s | MB/s (wall) | tokens out/in | warnings |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n');
+  if (md)
+    process.stdout.write(
+      '| input | mode | MB | lines | wall s | CPU s | MB/s (wall) | tokens out/in | warnings |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n',
+    );
   CASES.forEach((c, i) => {
     if (only && !c.name.includes(only)) return;
     const p = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--case', String(i), '--lib', lib], {
@@ -133,10 +167,21 @@ function main(): void {
     });
     let row: string;
     if (p.error || p.status !== 0) {
-      const why = p.signal === 'SIGTERM' || (p.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' ? `> ${timeout / 1000} s (stopped)` : `failed: ${(p.stderr || String(p.error)).split('\n')[0]}`;
+      const why =
+        p.signal === 'SIGTERM' || (p.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT'
+          ? `> ${timeout / 1000} s (stopped)`
+          : `failed: ${(p.stderr || String(p.error)).split('\n')[0]}`;
       row = md ? `| ${c.name} | ${c.mode} | | | ${why} | | | | |` : `${c.name} [${c.mode}]: ${why}`;
     } else {
-      const r = JSON.parse(p.stdout) as { chars: number; lines: number; wallMs: number; cpuMs: number; tokensIn: number; tokensOut: number; warnings: string[] };
+      const r = JSON.parse(p.stdout) as {
+        chars: number;
+        lines: number;
+        wallMs: number;
+        cpuMs: number;
+        tokensIn: number;
+        tokensOut: number;
+        warnings: string[];
+      };
       const mb = r.chars / 1e6;
       const warn = r.warnings.map((w) => w.slice(0, 70)).join('; ');
       row = md

@@ -88,12 +88,19 @@ try {
   };
   const rows = commands.map((c, i) => ({ name: c.name, command: c.cmd, wallMs: median(wall[i]), cpuMs: median(cpu[i]), wall: wall[i], cpu: cpu[i] }));
   const base = rows[0];
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; median of ${runs} runs after a warm-up (hyperfine -N)`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; median of ${runs} runs after a warm-up (hyperfine -N)`,
+  );
   console.log('');
   console.log('| command | wall ms | CPU ms | wall / node | CPU / node |');
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| \`${r.name}\` | ${r.wallMs.toFixed(0)} | ${r.cpuMs.toFixed(0)} | ${(r.wallMs / base.wallMs).toFixed(2)}x | ${(r.cpuMs / base.cpuMs).toFixed(2)}x |`);
+    console.log(
+      `| \`${r.name}\` | ${r.wallMs.toFixed(0)} | ${r.cpuMs.toFixed(0)} | ${(r.wallMs / base.wallMs).toFixed(2)}x | ${(r.cpuMs / base.cpuMs).toFixed(2)}x |`,
+    );
   }
   console.log('');
   console.log(`Q = "${Q}"${baseline ? `; baseline: ${baseline}` : ''}`);

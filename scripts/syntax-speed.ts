@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { buildSyntaxIndex, ensureGrammar } from '../src/core/syntax/index.js';
 import { loadedParser } from '../src/core/syntax/grammars.js';
+import { buildSyntaxIndex, ensureGrammar } from '../src/core/syntax/index.js';
 
 const src = process.argv[2] ?? '/work/shared/bench/polyglot-dev.jsonl.gz';
 const rows = gunzipSync(readFileSync(src))

@@ -73,20 +73,31 @@ for (const scale of SCALES) {
   }
   const read = tokens.goldOut + tokens.distOut + tokens.reread;
   points.push({
-    scale, tau, recall: answerKept / answer, allKept: whole / goalQueries,
-    goldCompression: tokens.goldIn / tokens.goldOut, distractorCompression: tokens.distIn / Math.max(1, tokens.distOut),
-    tokensPerQuery: read / goalQueries, unprunedPerQuery: (tokens.goldIn + tokens.distIn) / goalQueries,
+    scale,
+    tau,
+    recall: answerKept / answer,
+    allKept: whole / goalQueries,
+    goldCompression: tokens.goldIn / tokens.goldOut,
+    distractorCompression: tokens.distIn / Math.max(1, tokens.distOut),
+    tokensPerQuery: read / goalQueries,
+    unprunedPerQuery: (tokens.goldIn + tokens.distIn) / goalQueries,
   });
   console.error(`τ x${scale} done`);
 }
 
 const best = points.reduce((a, b) => (b.tokensPerQuery < a.tokensPerQuery ? b : a));
-console.log(`Held-back teacher queries: ${queries.size} (${files.filter((f) => f.role === 'gold').length} gold files), model ${modelDir}, calibrated τ ${scorer.threshold}, a lost read charged the gold file + ${turnTokens} tokens\n`);
-console.log('| τ (x calibrated) | answer lines kept | queries keeping every answer line | gold compr. | distractor compr. | tokens read per query, re-reads included (unpruned) |');
+console.log(
+  `Held-back teacher queries: ${queries.size} (${files.filter((f) => f.role === 'gold').length} gold files), model ${modelDir}, calibrated τ ${scorer.threshold}, a lost read charged the gold file + ${turnTokens} tokens\n`,
+);
+console.log(
+  '| τ (x calibrated) | answer lines kept | queries keeping every answer line | gold compr. | distractor compr. | tokens read per query, re-reads included (unpruned) |',
+);
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const p of points) {
   const mark = p === best ? ' (fewest)' : '';
-  console.log(`| ${p.tau.toPrecision(3)} (x${p.scale}) | ${p.recall.toFixed(3)} | ${p.allKept.toFixed(3)} | ${p.goldCompression.toFixed(2)}x | ${p.distractorCompression.toFixed(2)}x | ${Math.round(p.tokensPerQuery)}${mark} (${Math.round(p.unprunedPerQuery)}) |`);
+  console.log(
+    `| ${p.tau.toPrecision(3)} (x${p.scale}) | ${p.recall.toFixed(3)} | ${p.allKept.toFixed(3)} | ${p.goldCompression.toFixed(2)}x | ${p.distractorCompression.toFixed(2)}x | ${Math.round(p.tokensPerQuery)}${mark} (${Math.round(p.unprunedPerQuery)}) |`,
+  );
 }
 const svg = args('--svg')[0];
 if (svg) writeFileSync(svg, await renderThresholdCurveSvg(points));

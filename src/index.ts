@@ -4,13 +4,14 @@
  *   import { prune } from 'skim-pruner';
  *   const r = await prune({ code, query: 'Where is the proxy chosen for https URLs?', ratio: 4 });
  */
-export { prune, createPruner, pruneWith, type Pruner, type PrunerOptions } from './core/prune.js';
-export { SkimError, EXIT_CODES, HTTP_STATUS, type SkimErrorCode } from './core/errors.js';
-export { pruneRequestSchema, wireRequestSchema, type WireRequest } from './core/request.js';
-export { countTokens } from './core/tokens/count.js';
+
+export { EXIT_CODES, HTTP_STATUS, SkimError, type SkimErrorCode } from './core/errors.js';
+export { decideRead, READ_POLICY, type ReadFacts, type ReadGate, type ReadKind, readProbability } from './core/policy/readPolicy.js';
+export { createPruner, type Pruner, type PrunerOptions, prune, pruneWith } from './core/prune.js';
 export { MARKER_RE, SEEN_VERB } from './core/render/render.js';
-export { SessionMemory, type SessionSnapshot, type SessionLimits } from './core/session/memory.js';
-export { READ_POLICY, decideRead, readProbability, type ReadGate, type ReadFacts, type ReadKind } from './core/policy/readPolicy.js';
+export { pruneRequestSchema, type WireRequest, wireRequestSchema } from './core/request.js';
 export { createHeuristicScorer } from './core/score/heuristic.js';
+export { type SessionLimits, SessionMemory, type SessionSnapshot } from './core/session/memory.js';
+export { countTokens } from './core/tokens/count.js';
 export type * from './core/types.js';
 export { VERSION } from './version.js';

@@ -24,8 +24,16 @@ import { hash32, splitLines } from '../../src/train/datasets.js';
 import { loadSyntaxSource } from '../../src/train/syntaxSource.js';
 
 export const TASK_TYPES = new Set([
-  'code-locate', 'code-explain', 'code-debug', 'feature-addition', 'code-refactor', 'code-optimize',
-  'find-relevant-part', 'code-summarize', 'issue-bug', 'issue-feature',
+  'code-locate',
+  'code-explain',
+  'code-debug',
+  'feature-addition',
+  'code-refactor',
+  'code-optimize',
+  'find-relevant-part',
+  'code-summarize',
+  'issue-bug',
+  'issue-feature',
 ]);
 
 export interface TeacherLabel {
@@ -97,7 +105,10 @@ async function main(): Promise<void> {
   const out = arg('--out');
   const readLines = (path: string) => {
     const raw = readFileSync(path);
-    return (path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n').filter((l) => l.trim());
+    return (path.endsWith('.gz') ? gunzipSync(raw) : raw)
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim());
   };
   // labels the hand check found wrong are left out
   const rejected = new Set<string>();
@@ -153,7 +164,10 @@ async function main(): Promise<void> {
     const fileLines = splitLines(text!);
     await syntaxSource.prepare(l.lang);
     const answer = expandRanges(l.keep, Infinity)!;
-    const headers = missingHeaders(syntaxSource.build(fileLines, l.lang), answer.map((x) => x - 1)).map((x) => x + 1);
+    const headers = missingHeaders(
+      syntaxSource.build(fileLines, l.lang),
+      answer.map((x) => x - 1),
+    ).map((x) => x + 1);
     headersAdded += headers.length;
     if (headers.length) labelsCompleted++;
     const gold = [...answer, ...headers].sort((a, b) => a - b);
@@ -164,14 +178,24 @@ async function main(): Promise<void> {
     if (distractorPath && distractor !== null) {
       files.push({ path: distractorPath, role: 'distractor', content: distractor, gold_lines: [], anchor_lines: [], support_lines: [], hunks: [] });
     }
-    lines.push(JSON.stringify({
-      id: `${l.repo}#x${n++}`, repo: l.repo, base_commit: l.commit, lang: l.lang, task_type: l.task_type, query: l.query, files,
-    }));
+    lines.push(
+      JSON.stringify({
+        id: `${l.repo}#x${n++}`,
+        repo: l.repo,
+        base_commit: l.commit,
+        lang: l.lang,
+        task_type: l.task_type,
+        query: l.query,
+        files,
+      }),
+    );
   }
   writeFileSync(out, out.endsWith('.gz') ? gzipSync(lines.join('\n') + '\n') : lines.join('\n') + '\n');
   if (all.length > labels.length) problems.set('rejected by the hand check', all.length - labels.length);
   const dropped = [...problems].map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-  console.error(`${lines.length} cases from ${labels.length} labels -> ${out}; left out: ${dropped}; enclosing headers added: ${headersAdded} lines to ${labelsCompleted} labels`);
+  console.error(
+    `${lines.length} cases from ${labels.length} labels -> ${out}; left out: ${dropped}; enclosing headers added: ${headersAdded} lines to ${labelsCompleted} labels`,
+  );
 }
 
 if (process.argv[1]?.endsWith('build-cases.ts')) await main();

@@ -16,11 +16,26 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const LANG_BY_EXT: Record<string, string> = {
-  py: 'python', ts: 'typescript', tsx: 'tsx', js: 'javascript', mjs: 'javascript', go: 'go',
-  rs: 'rust', java: 'java', kt: 'kotlin', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp',
-  rb: 'ruby', php: 'php', cs: 'c_sharp',
+  py: 'python',
+  ts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript',
+  mjs: 'javascript',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  kt: 'kotlin',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  rb: 'ruby',
+  php: 'php',
+  cs: 'c_sharp',
 };
-const SKIP = /(^|\/)(tests?|spec|specs|__tests__|testing|testdata|test_data|fixtures?|examples?|docs?|benchmarks?|bench|vendor|third_party|node_modules|dist|build|scripts|tools|samples?)\//i;
+const SKIP =
+  /(^|\/)(tests?|spec|specs|__tests__|testing|testdata|test_data|fixtures?|examples?|docs?|benchmarks?|bench|vendor|third_party|node_modules|dist|build|scripts|tools|samples?)\//i;
 const SKIP_NAME = /(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec|d)\.[a-z]+|[^/]*Tests?\.(java|kt|cs)|conftest\.py|setup\.py|__init__\.py)$/;
 const MIN_LINES = 80;
 const MAX_LINES = 700;
@@ -45,8 +60,7 @@ if (excludeFile) {
 }
 const wanted = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
 
-const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
 
 const lines: string[] = [];
 for (const dir of readdirSync(mirrors).sort()) {
@@ -87,10 +101,16 @@ for (const dir of readdirSync(mirrors).sort()) {
   for (const [lang, files] of byLang) {
     for (let i = 0; i + 2 <= files.length; i += 4) {
       const part = files.slice(i, i + 4);
-      lines.push(JSON.stringify({
-        batch: `${dir}-${lang}-${excludeFile ? 'r2-' : ''}${i / 4}`, repo, gitdir, commit, lang,
-        files: part.map((f) => ({ path: f.path, lines: f.lines })),
-      }));
+      lines.push(
+        JSON.stringify({
+          batch: `${dir}-${lang}-${excludeFile ? 'r2-' : ''}${i / 4}`,
+          repo,
+          gitdir,
+          commit,
+          lang,
+          files: part.map((f) => ({ path: f.path, lines: f.lines })),
+        }),
+      );
     }
   }
 }

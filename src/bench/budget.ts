@@ -6,8 +6,8 @@
  */
 import { countLineTokens, countTokens } from '../core/tokens/count.js';
 import type { Document } from '../core/types.js';
-import { markerText, renderMask, type Rendered } from './render.js';
 import type { MethodOutput } from './methods/types.js';
+import { markerText, type Rendered, renderMask } from './render.js';
 
 export interface FitOptions {
   /** Stop at the first group that does not fit (a prefix, e.g. head) instead of trying the next ones. */

@@ -13,8 +13,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { countLines } from '../core/ingest/ingest.js';
 
 export type CaseFormat = 'swebench' | 'goalhint' | 'commit' | 'replay';
@@ -96,8 +96,7 @@ export function toCase(rec: Json, fallbackId: string): BenchCase | null {
     for (const f of rec.files as Json[]) {
       const code = str(f.content);
       const n = lineCount(code);
-      const labels =
-        format === 'goalhint' ? cleanLabels(n, f.gold_lines as unknown[]) : cleanLabels(n, f.gold_lines as unknown[], f.anchor_lines as unknown[]);
+      const labels = format === 'goalhint' ? cleanLabels(n, f.gold_lines as unknown[]) : cleanLabels(n, f.gold_lines as unknown[], f.anchor_lines as unknown[]);
       const hunks: number[][] = [];
       if (Array.isArray(f.hunks)) {
         for (const h of f.hunks as Json[]) {

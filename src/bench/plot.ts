@@ -83,7 +83,12 @@ export function plotSpec(points: PlotPoint[]): TopLevelSpec {
   };
   const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', data: { values: points }, background: 'white' };
   if (suites.length > 1) {
-    return { ...base, facet: { field: 'suite', type: 'nominal', title: null }, columns: 2, spec: { width: 360, height: 260, ...layer } } as unknown as TopLevelSpec;
+    return {
+      ...base,
+      facet: { field: 'suite', type: 'nominal', title: null },
+      columns: 2,
+      spec: { width: 360, height: 260, ...layer },
+    } as unknown as TopLevelSpec;
   }
   return { ...base, title: suites[0] ?? '', width: 480, height: 320, ...layer } as unknown as TopLevelSpec;
 }
@@ -166,8 +171,17 @@ export async function renderThresholdCurveSvg(points: ThresholdPoint[]): Promise
     background: 'white',
     layer: [
       { mark: { type: 'rule', color: '#999', strokeDash: [4, 4] }, encoding: { y: { datum: unpruned } } },
-      { mark: { type: 'line', point: true }, encoding: { x: { field: 'recall', type: 'quantitative', title: 'answer lines kept', scale: { zero: false } }, y: { field: 'tokensPerQuery', type: 'quantitative', title: 'tokens read per query' } } },
-      { mark: { type: 'text', dy: -10 }, encoding: { x: { field: 'recall', type: 'quantitative' }, y: { field: 'tokensPerQuery', type: 'quantitative' }, text: { field: 'label' } } },
+      {
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'recall', type: 'quantitative', title: 'answer lines kept', scale: { zero: false } },
+          y: { field: 'tokensPerQuery', type: 'quantitative', title: 'tokens read per query' },
+        },
+      },
+      {
+        mark: { type: 'text', dy: -10 },
+        encoding: { x: { field: 'recall', type: 'quantitative' }, y: { field: 'tokensPerQuery', type: 'quantitative' }, text: { field: 'label' } },
+      },
     ],
   };
   return renderSvg(spec);

@@ -1,6 +1,7 @@
 /** Markdown tables of a bench report: one main table per suite, plus replay and per-language tables. */
-import type { BenchReport, ResultRow } from './runner.js';
+
 import type { Summary } from './metrics.js';
+import type { BenchReport, ResultRow } from './runner.js';
 
 function fmt(v: number | null | undefined, kind: 'share' | 'x' | 'ms' | 'int'): string {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
@@ -49,7 +50,17 @@ export function replayTable(rows: ResultRow[]): string {
     ['method', 'budget', 'reads', 'runs', 'read tokens saved', 'saved net of re-reads', 're-read rate', 'run saving (mean)', 'gold obs recall'],
     rs.map((r) => {
       const p = r.replay!;
-      return [r.method, r.budget, fmt(p.reads, 'int'), fmt(p.runs, 'int'), fmt(p.token_saving, 'share'), fmt(p.token_saving_net_rereads, 'share'), fmt(p.reread_rate, 'share'), fmt(p.run_saving_mean, 'share'), fmt(p.recall_gold_obs, 'share')];
+      return [
+        r.method,
+        r.budget,
+        fmt(p.reads, 'int'),
+        fmt(p.runs, 'int'),
+        fmt(p.token_saving, 'share'),
+        fmt(p.token_saving_net_rereads, 'share'),
+        fmt(p.reread_rate, 'share'),
+        fmt(p.run_saving_mean, 'share'),
+        fmt(p.recall_gold_obs, 'share'),
+      ];
     }),
   );
 }

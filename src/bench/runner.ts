@@ -6,11 +6,11 @@
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ingest } from '../core/ingest/ingest.js';
-import { countTokens } from '../core/tokens/count.js';
 import { checkSyntax, detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
-import { countCases, readCases, type BenchCase, type BenchFile, type CaseFormat } from './cases.js';
-import { byLanguage, scoreLabels, summarize, summarizeReplay, type FileRecord, type ReplaySummary, type Summary } from './metrics.js';
+import { countTokens } from '../core/tokens/count.js';
+import { type BenchCase, type BenchFile, type CaseFormat, countCases, readCases } from './cases.js';
 import type { BenchMethod, Budget, PreparedFile } from './methods/types.js';
+import { byLanguage, type FileRecord, type ReplaySummary, type Summary, scoreLabels, summarize, summarizeReplay } from './metrics.js';
 
 export interface BenchOptions {
   cases: string[];
@@ -50,7 +50,9 @@ export interface BenchReport {
 }
 
 export function suiteName(file: string): string {
-  return basename(file).replace(/\.gz$/, '').replace(/\.jsonl?$/, '');
+  return basename(file)
+    .replace(/\.gz$/, '')
+    .replace(/\.jsonl?$/, '');
 }
 
 /** The budgets a method runs at: natural methods once, others at each requested budget they support. */
@@ -160,7 +162,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
 
   const results: ResultRow[] = order.map((o) => {
     const recs = records.get(`${o.suite}\u0000${o.method}\u0000${o.budget}`)!;
-    const row: ResultRow = { method: o.method, budget: o.budget, ...summarize(recs), suite: o.suite, errors: errors.get(`${o.suite}\u0000${o.method}\u0000${o.budget}`) ?? 0 };
+    const row: ResultRow = {
+      method: o.method,
+      budget: o.budget,
+      ...summarize(recs),
+      suite: o.suite,
+      errors: errors.get(`${o.suite}\u0000${o.method}\u0000${o.budget}`) ?? 0,
+    };
     if (o.format === 'commit' || new Set(recs.map((r) => r.language)).size > 1) row.by_language = byLanguage(recs);
     if (o.format === 'replay') row.replay = summarizeReplay(recs);
     return row;

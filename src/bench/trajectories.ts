@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
-import { readKindOf, type ReadKind } from '../core/policy/readPolicy.js';
+import { type ReadKind, readKindOf } from '../core/policy/readPolicy.js';
 import { SessionMemory } from '../core/session/memory.js';
 import type { Document, PruneRequest, PruneResult } from '../core/types.js';
 

@@ -8,9 +8,9 @@ import { readJsonRecords } from './cases.js';
 import {
   isTrajectoryRecord,
   isValidationRun,
-  replayRun,
   type ReadRecord,
   type RunResult,
+  replayRun,
   type TrajectoryMethod,
   type TrajectoryRun,
   type TrajectoryStep,
@@ -82,7 +82,14 @@ export async function runTrajectoryBench(o: TrajectoryBenchOptions): Promise<Tra
   }
   o.progress?.stop();
   const names = o.methods.map((m) => m.name);
-  const summarizeWhere = (keep: (r: RunResult) => boolean) => names.map((name) => summarizeRuns(name, results.filter((r) => keep(r) && r.method === name), results.filter((r) => keep(r) && r.method === 'none')));
+  const summarizeWhere = (keep: (r: RunResult) => boolean) =>
+    names.map((name) =>
+      summarizeRuns(
+        name,
+        results.filter((r) => keep(r) && r.method === name),
+        results.filter((r) => keep(r) && r.method === 'none'),
+      ),
+    );
   const byRepo: Record<string, TrajectorySummary[]> = {};
   for (const repo of [...new Set(runs.map((r) => r.repo))].sort()) byRepo[repo] = summarizeWhere((r) => r.repo === repo);
   return {
@@ -184,7 +191,11 @@ function table(rows: TrajectorySummary[]): string {
   const head = '| method | runs | net saving | read saving | reads | reads with a fix line | lost | lost share |\n|---|---:|---:|---:|---:|---:|---:|---:|\n';
   return (
     head +
-    rows.map((r) => `| ${r.method} | ${r.runs} | ${pct(r.netSaving)} | ${pct(r.readSaving)} | ${r.reads} | ${r.goldReads} | ${r.lostReads} | ${pct(r.lostShare)} |`).join('\n') +
+    rows
+      .map(
+        (r) => `| ${r.method} | ${r.runs} | ${pct(r.netSaving)} | ${pct(r.readSaving)} | ${r.reads} | ${r.goldReads} | ${r.lostReads} | ${pct(r.lostShare)} |`,
+      )
+      .join('\n') +
     '\n'
   );
 }

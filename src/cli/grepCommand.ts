@@ -11,11 +11,11 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { SkimError } from '../core/errors.js';
 import { FIELD_RULES } from '../core/request.js';
-import { numberOption } from './io.js';
-import type { GrepDialect } from '../tools/grepSyntax.js';
 import { type GrepOutputMode, type GrepSearchOptions, runGrepSearch } from '../tools/grepSearch.js';
+import type { GrepDialect } from '../tools/grepSyntax.js';
 import { compileGrepMatcher } from '../tools/linePattern.js';
 import { VERSION } from '../version.js';
+import { numberOption } from './io.js';
 
 export interface GrepCommandIO {
   stdout(text: string): void | Promise<void>;

@@ -2,12 +2,13 @@
  * CLI plumbing shared by the actions: reading input, writing output, option values. Errors are
  * thrown as they are; ../program.ts turns them into a message and an exit code.
  */
-import { type Command, InvalidArgumentError } from 'commander';
+
 import { existsSync } from 'node:fs';
+import { type Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
-import { FIELD_RULES } from '../core/request.js';
 import type { Pruner } from '../core/prune.js';
+import { FIELD_RULES } from '../core/request.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
 

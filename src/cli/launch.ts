@@ -14,7 +14,6 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { READ_COMMANDS } from './readCommands.js';
 
-
 const DIST = dirname(dirname(fileURLToPath(import.meta.url)));
 export const BUNDLE_FILE = join(DIST, 'skim-read.cjs');
 export const CODE_CACHE_FILE = `${BUNDLE_FILE}.cache`;

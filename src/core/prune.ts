@@ -7,12 +7,13 @@
 import { admit } from './ingest/admit.js';
 import { ingestInput } from './ingest/ingestInput.js';
 import { readRequest } from './pipeline/job.js';
+import { round4 } from './pipeline/round.js';
 import type { Selection, Whole } from './pipeline/types.js';
 import { wholeOf } from './pipeline/whole.js';
-import { round4 } from './pipeline/round.js';
 import { READ_POLICY, type ReadGate } from './policy/readPolicy.js';
 import { renderResult } from './render/result.js';
 import { createRepairer } from './repair/repairer.js';
+import { checkPruneRequest } from './request.js';
 import { resolveScorer, type ScorerChoice } from './score/resolveScorer.js';
 import { scoreLines } from './score/scoreLines.js';
 import { selectWithinBudget } from './select/budget.js';
@@ -22,7 +23,6 @@ import { planSelection } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
 import { analyse } from './syntax/analyse.js';
 import type { Document, PruneRequest, PruneResult, Scorer } from './types.js';
-import { checkPruneRequest } from './request.js';
 
 export { queryAsRead } from './pipeline/job.js';
 export { relativeScore, relativeTau } from './select/threshold.js';
@@ -89,7 +89,8 @@ async function runStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGate
   const repairer = createRepairer(doc, analyses, { repair: req.repair ?? true, economy: plan.strategy !== 'threshold', measure, chars: req.code.length });
   let selection: Selection | Whole;
   if (plan.strategy === 'keep-all') selection = selectAllButSeen(doc, repairer, plan.why, round4(scored.docScore));
-  else if (input.mode.kind === 'budget') selection = selectWithinBudget(doc, analyses, scored, { limit: input.mode.budget, measure }, repairer, job.diagnostics);
+  else if (input.mode.kind === 'budget')
+    selection = selectWithinBudget(doc, analyses, scored, { limit: input.mode.budget, measure }, repairer, job.diagnostics);
   else selection = selectAboveThreshold(job, doc, scored, plan.decision, repairer);
   if (selection.kind === 'whole') return whole(selection);
   return { result: renderResult(job, input, scored, plan, selection), doc };

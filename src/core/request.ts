@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { SkimError } from './errors.js';
-import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { SessionMemory } from './session/memory.js';
+import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { PruneRequest } from './types.js';
 
 /** Compression ratio: output tokens <= input / ratio, so it must be >= 1. */

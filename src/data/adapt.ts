@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { type BridgeTable, mergeBridges } from '../core/features/bridge.js';
 import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
-import type { LamrModel } from '../core/model/lamr.js';
-import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { scorerFromModel } from '../core/model/index.js';
 import { loadModel, saveModel } from '../core/model/io.js';
-import type { Scorer } from '../core/types.js';
+import type { LamrModel } from '../core/model/lamr.js';
+import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { createHeuristicScorer } from '../core/score/heuristic.js';
+import type { Scorer } from '../core/types.js';
 import { type CommitFilterStats, commitRejection, hash32, type LabeledFile, readJsonl, splitLines } from '../train/datasets.js';
 import { evaluateSets, type Row } from '../train/evaluate.js';
 import { type Bridges, buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from '../train/prepare.js';
@@ -38,7 +38,17 @@ export async function readRepoSamples(path: string, repo?: string): Promise<Repo
   const filter: CommitFilterStats = { total: 0, noLabels: 0, vagueMessage: 0, hugeDiff: 0, tooShort: 0, kept: 0 };
   const out: RepoSamples = { train: [], val: [], filter };
   for await (const r of readJsonl(path)) {
-    const rec = r as unknown as { repo: string; commit: string; path: string; lang: string; query: string; code: string; gold_lines: number[]; anchor_lines: number[]; split: string };
+    const rec = r as unknown as {
+      repo: string;
+      commit: string;
+      path: string;
+      lang: string;
+      query: string;
+      code: string;
+      gold_lines: number[];
+      anchor_lines: number[];
+      split: string;
+    };
     if (repo && rec.repo !== repo) continue;
     filter.total++;
     const lines = splitLines(rec.code);
@@ -48,9 +58,24 @@ export async function readRepoSamples(path: string, repo?: string): Promise<Repo
       continue;
     }
     filter.kept++;
-    const agg = [...new Set([...rec.gold_lines, ...rec.anchor_lines])].map((x) => x - 1).filter((x) => x >= 0 && x < lines.length).sort((a, b) => a - b);
+    const agg = [...new Set([...rec.gold_lines, ...rec.anchor_lines])]
+      .map((x) => x - 1)
+      .filter((x) => x >= 0 && x < lines.length)
+      .sort((a, b) => a - b);
     const split = rec.split === 'val' ? 'val' : 'train';
-    out[split].push({ id: `${rec.repo}@${rec.commit}:${rec.path}`, source: 'commit', repo: rec.repo, path: rec.path, lang: rec.lang, query: rec.query, queryKind: 'commit', lines, agg, role: 'gold', split });
+    out[split].push({
+      id: `${rec.repo}@${rec.commit}:${rec.path}`,
+      source: 'commit',
+      repo: rec.repo,
+      path: rec.path,
+      lang: rec.lang,
+      query: rec.query,
+      queryKind: 'commit',
+      lines,
+      agg,
+      role: 'gold',
+      split,
+    });
   }
   return out;
 }
@@ -122,7 +147,7 @@ function fineTuneContext(
   const after = score(model);
   log(`context stage, fine-tuned: tune R@4x ${after.r4.toFixed(3)} R@8x ${after.r8.toFixed(3)}`);
   if (after.r4 + after.r8 > before.r4 + before.r8) return model;
-  log('the fine-tuned context stage does not beat the init\'s on the tune slice: the init\'s is kept');
+  log("the fine-tuned context stage does not beat the init's on the tune slice: the init's is kept");
   return initContext;
 }
 
@@ -152,7 +177,11 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   else if (init && bridgeMode === 'merge') {
     // cross-fitted like the trainer: a training example's features never use a table fitted on its own labels
     const own = fitBridges(prepared);
-    bridges = { full: mergeBridges(init.bridge, own.full), folds: [mergeBridges(init.bridge, own.folds[0]), mergeBridges(init.bridge, own.folds[1])], samples: own.samples };
+    bridges = {
+      full: mergeBridges(init.bridge, own.full),
+      folds: [mergeBridges(init.bridge, own.folds[0]), mergeBridges(init.bridge, own.folds[1])],
+      samples: own.samples,
+    };
   } else bridges = fitBridges(prepared);
   const featureBridges: Bridges = o.featureBridge ? { full: o.featureBridge, folds: [o.featureBridge, o.featureBridge], samples: 0 } : bridges;
   const examples = buildExamples(prepared, featureBridges, DEFAULT_WEIGHTS);
@@ -162,8 +191,18 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   const mode = init?.model.mode ?? DEFAULT_TRAIN.mode;
   // fine-tune with the loss the init model was trained with (older models carry none: the default)
   const loss = init?.header.loss ? { ...DEFAULT_TRAIN.loss, ...init.header.loss } : DEFAULT_TRAIN.loss;
-  const cfg = { ...DEFAULT_TRAIN, loss, seed, mode, hidden, epochs: o.epochs ?? (init ? 4 : DEFAULT_TRAIN.epochs), lr: o.lr ?? (init ? DEFAULT_TRAIN.lr / 4 : DEFAULT_TRAIN.lr) };
-  log(`${init ? `fine-tuning ${o.init}` : 'training from scratch'} (${mode}, H=${hidden}, lr ${cfg.lr}, ${cfg.epochs} epochs, bridge ${bridgeMode === 'init' ? 'of the init model' : bridgeMode === 'merge' ? `of the init model extended with ${bridges.samples} samples` : `refitted on ${bridges.samples} samples`}) on ${fitEx.length} samples, selecting on ${tuneEx.length}`);
+  const cfg = {
+    ...DEFAULT_TRAIN,
+    loss,
+    seed,
+    mode,
+    hidden,
+    epochs: o.epochs ?? (init ? 4 : DEFAULT_TRAIN.epochs),
+    lr: o.lr ?? (init ? DEFAULT_TRAIN.lr / 4 : DEFAULT_TRAIN.lr),
+  };
+  log(
+    `${init ? `fine-tuning ${o.init}` : 'training from scratch'} (${mode}, H=${hidden}, lr ${cfg.lr}, ${cfg.epochs} epochs, bridge ${bridgeMode === 'init' ? 'of the init model' : bridgeMode === 'merge' ? `of the init model extended with ${bridges.samples} samples` : `refitted on ${bridges.samples} samples`}) on ${fitEx.length} samples, selecting on ${tuneEx.length}`,
+  );
   const epochs: FineTuneResult['epochs'] = [];
   if (init) {
     const g0 = evaluate(init.model, tuneEx)['commit/commit'];
@@ -176,7 +215,9 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
     onEpoch: (r) => {
       const g = r.val['commit/commit'];
       epochs.push({ epoch: r.epoch, loss: r.loss, tuneR4: g?.recall4 ?? 0, tuneR8: g?.recall8 ?? 0, seconds: r.seconds });
-      log(`epoch ${r.epoch}: loss ${r.loss.toFixed(4)}, tune R@4x ${(g?.recall4 ?? 0).toFixed(3)} R@8x ${(g?.recall8 ?? 0).toFixed(3)} (${r.seconds.toFixed(1)}s)`);
+      log(
+        `epoch ${r.epoch}: loss ${r.loss.toFixed(4)}, tune R@4x ${(g?.recall4 ?? 0).toFixed(3)} R@8x ${(g?.recall8 ?? 0).toFixed(3)} (${r.seconds.toFixed(1)}s)`,
+      );
     },
   });
   // no fine-tuned epoch beats the init model on the tune slice: keep the init weights
@@ -215,21 +256,29 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
     log(`threshold ${threshold.toFixed(4)} (init ${init.header.threshold.toFixed(4)}): tune-slice recall ${recall0.toFixed(3)} kept`);
   }
   mkdirSync(o.out, { recursive: true });
-  saveModel(o.out, model, bridges.full, {
-    // what the init model does after its first stage (context stage, lift, floor) carries over
-    ...(init?.header.lift ? { lift: init.header.lift } : {}),
-    ...(init?.header.relativeFloor !== undefined ? { relativeFloor: init.header.relativeFloor } : {}),
-    threshold: Math.round(threshold * 1e5) / 1e5,
-    docPower,
-    loss: cfg.loss,
-    thresholdCalibration: init ? `the init model's recall at its threshold on the tune slice of the fine-tuning commits` : 'default 0.5 (no calibration data)',
-    syntax: syntax.name,
-    createdAt: new Date().toISOString(),
-    seed,
-    bestEpoch,
-    fineTunedFrom: o.init ?? null,
-    fineTuneSamples: fit.length,
-  }, context);
+  saveModel(
+    o.out,
+    model,
+    bridges.full,
+    {
+      // what the init model does after its first stage (context stage, lift, floor) carries over
+      ...(init?.header.lift ? { lift: init.header.lift } : {}),
+      ...(init?.header.relativeFloor !== undefined ? { relativeFloor: init.header.relativeFloor } : {}),
+      threshold: Math.round(threshold * 1e5) / 1e5,
+      docPower,
+      loss: cfg.loss,
+      thresholdCalibration: init
+        ? `the init model's recall at its threshold on the tune slice of the fine-tuning commits`
+        : 'default 0.5 (no calibration data)',
+      syntax: syntax.name,
+      createdAt: new Date().toISOString(),
+      seed,
+      bestEpoch,
+      fineTunedFrom: o.init ?? null,
+      fineTuneSamples: fit.length,
+    },
+    context,
+  );
   const res: FineTuneResult = { out: o.out, fit: fit.length, tune: tune.length, bestEpoch, epochs, threshold, seconds: (Date.now() - t0) / 1000 };
   return res;
 }
@@ -271,4 +320,3 @@ export function baseScorer(init?: string): { name: string; scorer: Scorer } {
 export function writeReport(dir: string, report: unknown): void {
   writeFileSync(join(dir, 'adapt-report.json'), JSON.stringify(report, null, 1) + '\n');
 }
-

@@ -10,7 +10,16 @@ import { SkimError } from '../core/errors.js';
 export function gitOutput(repo: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', ['-C', repo, ...args], { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args[0]} failed: ${String(stderr || err.message).trim().split('\n')[0]}`));
+      if (err)
+        reject(
+          new Error(
+            `git ${args[0]} failed: ${
+              String(stderr || err.message)
+                .trim()
+                .split('\n')[0]
+            }`,
+          ),
+        );
       else resolve(stdout);
     });
   });

@@ -45,7 +45,18 @@ export interface LogOptions {
 
 /** The argument array of the history walk (exported for tests and the count). */
 export function logArgs(o: LogOptions): string[] {
-  const args = ['-c', 'core.quotePath=false', 'log', '-p', '-U0', '--no-color', '--no-ext-diff', '--full-index', '-M', `--format=${HEADER}%H %ct %P%n%B%n${END}`];
+  const args = [
+    '-c',
+    'core.quotePath=false',
+    'log',
+    '-p',
+    '-U0',
+    '--no-color',
+    '--no-ext-diff',
+    '--full-index',
+    '-M',
+    `--format=${HEADER}%H %ct %P%n%B%n${END}`,
+  ];
   if (o.since) args.push(`--since=${o.since}`);
   if (o.max !== undefined) args.push(`--max-count=${o.max}`);
   args.push(o.rev ?? 'HEAD', '--');
@@ -124,7 +135,12 @@ export async function* readCommitLog(repo: string, o: LogOptions): AsyncGenerato
     if (!file) continue;
     const h = HUNK_RE.exec(line);
     if (h) {
-      const hunk = { oldStart: Number(h[1]), oldCount: h[2] === undefined ? 1 : Number(h[2]), newStart: Number(h[3]), newCount: h[4] === undefined ? 1 : Number(h[4]) };
+      const hunk = {
+        oldStart: Number(h[1]),
+        oldCount: h[2] === undefined ? 1 : Number(h[2]),
+        newStart: Number(h[3]),
+        newCount: h[4] === undefined ? 1 : Number(h[4]),
+      };
       file.deleted += hunk.oldCount;
       file.added += hunk.newCount;
       if (file.hunks.length < MAX_HUNKS_PER_FILE) file.hunks.push(hunk);

@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { SkimError } from '../core/errors.js';
 import { detectLanguage } from '../core/syntax/index.js';
-import { cleanMessage, CODE_LANGUAGES, isReleaseChore, rejectContent, rejectPath, splitOf } from './commitFilters.js';
+import { CODE_LANGUAGES, cleanMessage, isReleaseChore, rejectContent, rejectPath, splitOf } from './commitFilters.js';
 import { chooseWindow, labelsFromHunks, relativeTo } from './commitLabels.js';
 import { assertGitRepo, BlobReader, gitOutput } from './git.js';
 import { type CommitRecord, type FileDiff, readCommitLog } from './gitLog.js';
@@ -46,7 +46,19 @@ export interface MineOptions {
 }
 
 const COMMIT_DROPS = ['merge', 'root', 'emptyMessage', 'releaseChore', 'hugeDiff', 'noSamples'] as const;
-const FILE_DROPS = ['added', 'deleted', 'binary', 'vendored', 'lockfile', 'generated', 'minified', 'unknownLanguage', 'hugeDiff', 'noLabels', 'missingBlob'] as const;
+const FILE_DROPS = [
+  'added',
+  'deleted',
+  'binary',
+  'vendored',
+  'lockfile',
+  'generated',
+  'minified',
+  'unknownLanguage',
+  'hugeDiff',
+  'noLabels',
+  'missingBlob',
+] as const;
 
 export interface MineStats {
   repo: string;
@@ -118,8 +130,18 @@ async function sampleFromFile(
   const endsFile = start - 1 + size >= lines.length;
   const code = windowLines.join('\n') + (endsFile && !blob.toString('utf8').endsWith('\n') ? '' : '\n');
   return {
-    repo: ctx.repo, commit: c.sha, time: c.time, path: f.oldPath, lang, query,
-    window_start: start, code, gold_lines: g, anchor_lines: a, file_lines: lines.length, split: splitOf(c.sha),
+    repo: ctx.repo,
+    commit: c.sha,
+    time: c.time,
+    path: f.oldPath,
+    lang,
+    query,
+    window_start: start,
+    code,
+    gold_lines: g,
+    anchor_lines: a,
+    file_lines: lines.length,
+    split: splitOf(c.sha),
   };
 }
 
@@ -138,7 +160,10 @@ export async function mineRepository(o: MineOptions): Promise<MineStats> {
     seconds: 0,
   };
   // an empty repository (no HEAD) has no history to mine
-  const hasHead = await gitOutput(o.repo, ['rev-parse', '--verify', '--quiet', `${o.rev ?? 'HEAD'}^{commit}`]).then(() => true, () => false);
+  const hasHead = await gitOutput(o.repo, ['rev-parse', '--verify', '--quiet', `${o.rev ?? 'HEAD'}^{commit}`]).then(
+    () => true,
+    () => false,
+  );
   if (!hasHead && o.rev && o.rev !== 'HEAD') throw new SkimError(`unknown revision: ${o.rev}`, 'EUSAGE');
   o.onStart?.(hasHead ? await countCommits(o.repo, o) : 0);
   const out = createWriteStream(o.out);
@@ -196,7 +221,11 @@ function commitDrop(c: CommitRecord, maxCommitChange: number): (typeof COMMIT_DR
 
 /** A short human summary of the filter counts (stderr). */
 export function formatMineStats(s: MineStats): string {
-  const nz = (r: Record<string, number>) => Object.entries(r).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const nz = (r: Record<string, number>) =>
+    Object.entries(r)
+      .filter(([, v]) => v > 0)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
   return [
     `repo ${s.repo}: ${s.commits.seen} commits walked in ${s.seconds.toFixed(1)}s, ${s.commits.withSamples} gave samples`,
     `  commits dropped: ${nz(s.commits.dropped)}`,

@@ -7,11 +7,11 @@
  * tool call has no shell habits to keep.
  */
 import picomatch from 'picomatch';
-import { focus, type PruneFn, type ToolContext } from './focus.js';
 import { SkimError } from '../core/errors.js';
 import { decodeInput, isBinary, readFileBytes } from '../tools/fileTools.js';
 import { compileLinePattern, type LinePattern } from '../tools/linePattern.js';
 import { walkFiles } from '../tools/walk.js';
+import { focus, type PruneFn, type ToolContext } from './focus.js';
 import type { Workspace } from './workspace.js';
 
 export const MAX_MATCHES = 1000;

@@ -6,8 +6,8 @@
  */
 import { SkimError } from '../core/errors.js';
 import { decodeInput, isBinary, numberLine, readFileBytes } from '../tools/fileTools.js';
-import type { Workspace } from './workspace.js';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
+import type { Workspace } from './workspace.js';
 
 export const DEFAULT_LIMIT = 2000;
 /** Longer lines (minified code, data) are cut in the display. */

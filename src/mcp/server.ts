@@ -6,14 +6,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+import { SkimError } from '../core/errors.js';
+import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
+import { SessionMemory } from '../core/session/memory.js';
 import { VERSION } from '../version.js';
 import type { PruneFn } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
 import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
 import { Workspace } from './workspace.js';
-import { SkimError } from '../core/errors.js';
-import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
-import { SessionMemory } from '../core/session/memory.js';
 
 const QUESTION_HELP =
   'Goal hint: what you need from this output, as one complete question about the logic, e.g. ' +
@@ -91,7 +91,9 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
         offset: FIELD_RULES.lineNumber.optional().describe('First line to show, 1-based (default 1).'),
         limit: z.number().int().min(1).optional().describe(`Number of lines to show (default ${DEFAULT_LIMIT}).`),
         lines: z.string().optional().describe('A range to show, as markers name it: "120-156" (instead of offset/limit).'),
-        max_chars: REQUEST_FIELDS.maxChars.describe('Show the whole file (or window) pruned to at most this many characters, the lines that serve the question first.'),
+        max_chars: REQUEST_FIELDS.maxChars.describe(
+          'Show the whole file (or window) pruned to at most this many characters, the lines that serve the question first.',
+        ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -106,7 +108,9 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       inputSchema: {
         pattern: z
           .string()
-          .describe('Regular expression (RE2 syntax, as grep -E / ripgrep), matched against each line, e.g. "def \\w+_proxy", "get_records|clear" or "proxies\\["'),
+          .describe(
+            'Regular expression (RE2 syntax, as grep -E / ripgrep), matched against each line, e.g. "def \\w+_proxy", "get_records|clear" or "proxies\\["',
+          ),
         path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: all of it).'),
         glob: z.string().optional().describe('Only search files whose path matches this glob, e.g. "*.py" or "src/**/*.ts".'),
         context_focus_question: REQUEST_FIELDS.query.describe(QUESTION_HELP),

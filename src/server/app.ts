@@ -10,22 +10,23 @@
  * path asked with another method is a 405 whose Allow header names the methods it serves.
  * Pruning fails open: a timeout or a core error returns the original text with an error message.
  */
-import { Hono } from 'hono';
+
+import { join } from 'node:path';
 import type { Context } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { join } from 'node:path';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
 import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
+import { rankDocuments } from './rank.js';
+import { bodyText, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
 import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
-import { bodyText, parseJsonText, requestOf, validateBody as parse } from './requests.js';
-import { type AnswerBody, type AnswerFormat, failOpenPieces, failOpenResult, resultToJson, toSwePrunerResponse, type PruneResultJson } from './serialize.js';
-import { rankDocuments } from './rank.js';
+import { type AnswerBody, type AnswerFormat, failOpenPieces, failOpenResult, type PruneResultJson, resultToJson, toSwePrunerResponse } from './serialize.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
 
@@ -155,9 +156,7 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  app.get('/health', (c) =>
-    c.json({ status: 'healthy', model_loaded: true, active: semaphore.active, waiting: semaphore.waiting }),
-  );
+  app.get('/health', (c) => c.json({ status: 'healthy', model_loaded: true, active: semaphore.active, waiting: semaphore.waiting }));
 
   app.get('/v1/info', async (c) =>
     c.json({

@@ -2,9 +2,10 @@
  * Attach a hono app to a node HTTP server and shut it down gracefully: stop accepting, let
  * in-flight requests finish (bounded), then close idle keep-alive sockets.
  */
-import { serve, type ServerType } from '@hono/node-server';
+
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 
 export interface Listening {

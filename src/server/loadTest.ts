@@ -79,11 +79,22 @@ interface Config {
 
 const CONFIGS: Config[] = [
   { name: 'POST /v1/prune adaptive, 2 worker threads', endpoint: '/v1/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
-  { name: 'POST /v1/prune ratio 4, 2 worker threads', endpoint: '/v1/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query, path: i.path, ratio: 4 }) },
+  {
+    name: 'POST /v1/prune ratio 4, 2 worker threads',
+    endpoint: '/v1/prune',
+    workers: 2,
+    body: (i) => ({ code: i.code, query: i.query, path: i.path, ratio: 4 }),
+  },
   { name: 'POST /prune (SWE-Pruner wire), 2 worker threads', endpoint: '/prune', workers: 2, body: (i) => ({ code: i.code, query: i.query }) },
   { name: 'POST /v1/prune adaptive, 1 worker thread', endpoint: '/v1/prune', workers: 1, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
   { name: 'POST /v1/prune adaptive, inline (main thread)', endpoint: '/v1/prune', workers: 0, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
-  { name: 'POST /v1/prune adaptive, 2 worker threads, 1 connection', endpoint: '/v1/prune', workers: 2, connections: 1, body: (i) => ({ code: i.code, query: i.query, path: i.path }) },
+  {
+    name: 'POST /v1/prune adaptive, 2 worker threads, 1 connection',
+    endpoint: '/v1/prune',
+    workers: 2,
+    connections: 1,
+    body: (i) => ({ code: i.code, query: i.query, path: i.path }),
+  },
 ];
 
 export interface LoadFigure {
@@ -177,20 +188,20 @@ async function main(): Promise<void> {
     figures.push(await runOne(cfg, input, args));
   }
   const rows = figures.map(
-    (f) =>
-      `| ${f.config} | ${f.rps.toFixed(1)} | ${f.p50} | ${f.p90} | ${f.p99} | ${f.requests} | ${f.errors + f.non2xx} | ${f.failOpen} |`,
+    (f) => `| ${f.config} | ${f.rps.toFixed(1)} | ${f.p50} | ${f.p90} | ${f.p99} | ${f.requests} | ${f.errors + f.non2xx} | ${f.failOpen} |`,
   );
   process.stdout.write(
-    [
-      '| configuration | requests/s | p50 ms | p90 ms | p99 ms | requests | errors | fail-open |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows,
-      '',
-    ].join('\n'),
+    ['| configuration | requests/s | p50 ms | p90 ms | p99 ms | requests | errors | fail-open |', '|---|---:|---:|---:|---:|---:|---:|---:|', ...rows, ''].join(
+      '\n',
+    ),
   );
   const loadAfter = loadavg()[0];
   process.stdout.write(`\n1-minute load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after\n`);
-  if (args.out) writeFileSync(args.out, JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, scorer, args, loadBefore, loadAfter, figures }, null, 2));
+  if (args.out)
+    writeFileSync(
+      args.out,
+      JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, scorer, args, loadBefore, loadAfter, figures }, null, 2),
+    );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -7,14 +7,14 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPruner } from '../index.js';
+import { SkimError } from '../core/errors.js';
 import { ingest } from '../core/ingest/ingest.js';
 import { SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
 import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
 import type { PruneRequest } from '../core/types.js';
-import { answerJson, type AnswerFormat } from './serialize.js';
+import { createPruner } from '../index.js';
 import { bodyText, parseJsonText, requestOf } from './requests.js';
-import { SkimError } from '../core/errors.js';
+import { type AnswerFormat, answerJson } from './serialize.js';
 import type { WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
 
 /**

@@ -38,12 +38,7 @@ export interface RankOptions {
 
 export type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
 
-export async function rankDocuments(
-  prune: PruneFn,
-  query: string,
-  docs: RankDocument[],
-  opts: RankOptions = {},
-): Promise<RankedDocument[]> {
+export async function rankDocuments(prune: PruneFn, query: string, docs: RankDocument[], opts: RankOptions = {}): Promise<RankedDocument[]> {
   const scoreOne = async (doc: RankDocument, index: number): Promise<RankedDocument> => {
     const base = { index, ...(doc.id !== undefined ? { id: doc.id } : {}), ...(doc.path ? { path: doc.path } : {}) };
     try {

@@ -5,7 +5,7 @@
  */
 import type { SessionMemory } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
-import { answerJson, type AnswerBody, type AnswerFormat } from './serialize.js';
+import { type AnswerBody, type AnswerFormat, answerJson } from './serialize.js';
 
 export interface PruneRunner {
   /** Human-readable kind, shown by /v1/info ("inline", "workers x2"). */

@@ -3,14 +3,15 @@
  * result (original text, nothing omitted) and the SWE-Pruner wire response; and answerJson, the
  * whole answer body, serialized where the pruning ran (a worker thread).
  */
-import { countLines } from '../core/ingest/ingest.js';
+
 import { diagnostic } from '../core/diagnostics.js';
 import { estimateTokenCount } from '../core/ingest/admit.js';
+import { countLines } from '../core/ingest/ingest.js';
 import { queryAsRead } from '../core/pipeline/job.js';
 import { wholeResult } from '../core/pipeline/whole.js';
 import { relativeScore } from '../core/select/threshold.js';
-import type { PruneRequest, PruneResult } from '../core/types.js';
 import { countTokens } from '../core/tokens/count.js';
+import type { PruneRequest, PruneResult } from '../core/types.js';
 
 export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string; queryTokens?: number };
 

@@ -3,7 +3,7 @@
  * the package root. Only names from a fixed pattern are served: no path ever reaches the disk
  * from the URL unchecked.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

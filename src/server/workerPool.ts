@@ -4,16 +4,16 @@
  * deadline fires, its worker is terminated (CPU-bound pruning cannot be interrupted otherwise)
  * and replaced by a fresh one.
  */
-import { Worker } from 'node:worker_threads';
+
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SessionSnapshot } from '../core/session/memory.js';
+import { Worker } from 'node:worker_threads';
+import { errorFromWire } from '../core/errors.js';
+import type { SessionMemory, SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
-import { errorFromWire } from '../core/errors.js';
-import type { SessionMemory } from '../core/session/memory.js';
 
 export interface WorkerPoolOptions {
   size: number;

@@ -9,16 +9,15 @@
  * instead of read.
  */
 import { isUtf8 } from 'node:buffer';
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import { promises as fs, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 import { SkimError } from '../core/errors.js';
+import { isBinary } from './fileTools.js';
 import type { GrepMatcher } from './linePattern.js';
 import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
 import { walkFiles } from './walk.js';
-import { isBinary } from './fileTools.js';
-
 
 export type GrepOutputMode = 'lines' | 'count' | 'files-with-matches' | 'files-without-match' | 'quiet';
 
@@ -443,7 +442,13 @@ export async function runGrepSearch(operands: string[], opts: GrepSearchOptions,
     } catch (err) {
       if (!(err instanceof SkimError)) throw err;
       // A missing or unreadable file in grep's words; a FIFO, a device or a huge file in skim's.
-      const why = err.code === 'ENOINPUT' ? await fs.access(abs, fsConstants.R_OK).then(() => null, (e: unknown) => e) : null;
+      const why =
+        err.code === 'ENOINPUT'
+          ? await fs.access(abs, fsConstants.R_OK).then(
+              () => null,
+              (e: unknown) => e,
+            )
+          : null;
       report(why ? `${name}: ${describe(why)}` : err.message);
       return;
     }

@@ -82,8 +82,7 @@ const GNU_DUP_MAX = 32767;
 /** RE2's limit on a repetition count. */
 const RE2_DUP_MAX = 1000;
 
-const BACKREF_MESSAGE =
-  'back-references (\\1 ... \\9) are not supported: skim grep matches in linear time (RE2), which cannot express them';
+const BACKREF_MESSAGE = 'back-references (\\1 ... \\9) are not supported: skim grep matches in linear time (RE2), which cannot express them';
 
 /**
  * One pattern (no newlines: those separate patterns) in RE2 syntax, as GNU grep's two matchers read
@@ -638,7 +637,8 @@ function translatePerl(pattern: string): string {
         case 'z':
         case 'Z':
           if (inClass) {
-            if (d === 'b') out += '\\x{8}'; // backspace inside a class
+            if (d === 'b')
+              out += '\\x{8}'; // backspace inside a class
             else throw new GrepPatternError(`\\${d} is not allowed inside a character class`);
             continue;
           }

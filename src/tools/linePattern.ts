@@ -29,7 +29,9 @@ export function compileLinePattern(pattern: string, opts: LinePatternOptions = {
   } catch (err) {
     const reason = (err as Error).message.replace(/^error parsing regexp: /, '');
     // Valid JavaScript that RE2 refuses (lookaround, \1, \u0041): say which syntax applies.
-    const hint = isJavaScriptRegExp(source) ? ' (patterns use RE2 syntax, matched in linear time: no lookahead, lookbehind or backreferences; write \\x{41} for \\u0041)' : '';
+    const hint = isJavaScriptRegExp(source)
+      ? ' (patterns use RE2 syntax, matched in linear time: no lookahead, lookbehind or backreferences; write \\x{41} for \\u0041)'
+      : '';
     throw new SkimError(`invalid regular expression /${pattern}/: ${reason}${hint}`, 'EUSAGE');
   }
 }

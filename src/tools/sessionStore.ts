@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SessionMemory, type SessionLimits, type SessionSnapshot } from '../core/session/memory.js';
+import { type SessionLimits, SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
 
 export const DISK_SESSION_LIMITS: SessionLimits = { maxFiles: 64, maxChars: 1_500_000 };
 export const MAX_SESSIONS = 64;

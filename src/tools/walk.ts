@@ -4,7 +4,7 @@
  * regular files yielded (FIFOs, sockets and devices met in a walk are skipped, as `grep -r` does).
  * How symbolic links met in the walk are treated is the caller's choice.
  */
-import { promises as fs, type Dirent } from 'node:fs';
+import { type Dirent, promises as fs } from 'node:fs';
 import path from 'node:path';
 
 /**

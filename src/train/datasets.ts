@@ -76,7 +76,10 @@ const VAGUE_RE =
   /^(merge|bump|release|version|changelog|update (changelog|readme|docs?|deps|dependencies)|fix (tests?|ci|lint|typo|typos|build)|lint|format|typo|wip|cleanup|clean up|minor|misc|chore|revert|prepare|attempt to fix)\b/i;
 
 /** Why a commit sample is too noisy to learn from (null = keep). */
-export function commitRejection(rec: { query: string; code: string; gold_lines: number[]; anchor_lines: number[] }, nLines: number): keyof CommitFilterStats | null {
+export function commitRejection(
+  rec: { query: string; code: string; gold_lines: number[]; anchor_lines: number[] },
+  nLines: number,
+): keyof CommitFilterStats | null {
   const labelled = new Set([...rec.gold_lines, ...rec.anchor_lines]);
   if (labelled.size === 0) return 'noLabels';
   const subject = rec.query.split('\n')[0].replace(/^\w+(\([^)]*\))?!?:\s*/, '');
@@ -104,8 +107,15 @@ export async function readCommits(path: string, opts: CommitReadOptions, stats: 
   for await (const r of readJsonl(path)) {
     stats.total++;
     const rec = r as unknown as {
-      repo: string; commit: string; path: string; lang: string; query: string; code: string;
-      gold_lines: number[]; anchor_lines: number[]; split: string;
+      repo: string;
+      commit: string;
+      path: string;
+      lang: string;
+      query: string;
+      code: string;
+      gold_lines: number[];
+      anchor_lines: number[];
+      split: string;
     };
     const key = `${rec.repo}@${rec.commit}:${rec.path}`;
     if (hash32(key) / 4294967296 >= rate) continue;
@@ -120,10 +130,23 @@ export async function readCommits(path: string, opts: CommitReadOptions, stats: 
     if (split === 'train') nTrain++;
     else nVal++;
     stats.kept++;
-    const agg = [...new Set([...rec.gold_lines, ...rec.anchor_lines])].map((x) => x - 1).filter((x) => x >= 0 && x < lines.length).sort((a, b) => a - b);
+    const agg = [...new Set([...rec.gold_lines, ...rec.anchor_lines])]
+      .map((x) => x - 1)
+      .filter((x) => x >= 0 && x < lines.length)
+      .sort((a, b) => a - b);
     out.push({
-      id: key, source: 'commit', repo: rec.repo, commit: rec.commit, path: rec.path, lang: rec.lang, query: rec.query,
-      queryKind: 'commit', lines, agg, role: 'gold', split,
+      id: key,
+      source: 'commit',
+      repo: rec.repo,
+      commit: rec.commit,
+      path: rec.path,
+      lang: rec.lang,
+      query: rec.query,
+      queryKind: 'commit',
+      lines,
+      agg,
+      role: 'gold',
+      split,
     });
     if (nTrain >= opts.maxTrain && nVal >= opts.maxVal) break;
   }
@@ -177,8 +200,18 @@ export function repoDistractors(chosen: LabeledFile[], pool: LabeledFile[], rate
       if (!pick) break;
       taken.add(pick.path);
       out.push({
-        id: `${c.id}~${pick.path}`, source: c.source, repo: c.repo, path: pick.path, lang: pick.lang, query: c.query,
-        queryKind: c.queryKind, ...(c.taskType ? { taskType: c.taskType } : {}), lines: pick.lines, agg: [], role: 'distractor', split: c.split,
+        id: `${c.id}~${pick.path}`,
+        source: c.source,
+        repo: c.repo,
+        path: pick.path,
+        lang: pick.lang,
+        query: c.query,
+        queryKind: c.queryKind,
+        ...(c.taskType ? { taskType: c.taskType } : {}),
+        lines: pick.lines,
+        agg: [],
+        role: 'distractor',
+        split: c.split,
       });
     }
   }
@@ -201,7 +234,11 @@ export async function readCases(path: string, source: SampleSource, opts: { limi
     if (opts.limit !== undefined && n >= opts.limit) break;
     n++;
     const rec = r as unknown as {
-      id: string; repo: string; lang?: string; task_type?: string; query: string;
+      id: string;
+      repo: string;
+      lang?: string;
+      task_type?: string;
+      query: string;
       files: { path: string; role: string; content: string; gold_lines?: number[]; anchor_lines?: number[]; support_lines?: number[] }[];
     };
     const taskType = rec.task_type;
@@ -210,12 +247,25 @@ export async function readCases(path: string, source: SampleSource, opts: { limi
     for (const f of rec.files) {
       const lines = splitLines(f.content);
       const lab = source === 'swebench' ? [...(f.gold_lines ?? []), ...(f.anchor_lines ?? [])] : [...(f.gold_lines ?? []), ...(f.anchor_lines ?? [])];
-      const agg = [...new Set(lab)].map((x) => x - 1).filter((x) => x >= 0 && x < lines.length).sort((a, b) => a - b);
+      const agg = [...new Set(lab)]
+        .map((x) => x - 1)
+        .filter((x) => x >= 0 && x < lines.length)
+        .sort((a, b) => a - b);
       const support = f.support_lines?.map((x) => x - 1).filter((x) => x >= 0 && x < lines.length);
       out.push({
-        id: `${rec.id}:${f.path}`, source, repo: rec.repo, path: f.path, lang: rec.lang ?? langFromPath(f.path),
-        query: rec.query, queryKind: isIssue ? 'issue' : 'goal', taskType, lines, agg, support,
-        role: f.role === 'gold' ? 'gold' : 'distractor', split,
+        id: `${rec.id}:${f.path}`,
+        source,
+        repo: rec.repo,
+        path: f.path,
+        lang: rec.lang ?? langFromPath(f.path),
+        query: rec.query,
+        queryKind: isIssue ? 'issue' : 'goal',
+        taskType,
+        lines,
+        agg,
+        support,
+        role: f.role === 'gold' ? 'gold' : 'distractor',
+        split,
       });
     }
   }

@@ -9,15 +9,16 @@
  *  - "prune": the real pipeline, prune({ ratio }) with and without repair (o200k token budget,
  *    markers included) and prune({}) in threshold mode.
  */
+
+import { createLearnedScorer } from '../core/model/index.js';
 import { pruneWith } from '../core/prune.js';
 import { createHeuristicScorer } from '../core/score/heuristic.js';
 import { countTokens } from '../core/tokens/count.js';
 import type { Scorer } from '../core/types.js';
-import { createLearnedScorer } from '../core/model/index.js';
 import { type LabeledFile, readCases, readCommits } from './datasets.js';
 import { charCosts, recallOf, selectTopK } from './metrics.js';
-import { auc } from './trainer.js';
 import { loadSyntaxSource } from './syntaxSource.js';
+import { auc } from './trainer.js';
 
 export interface EvalSet {
   name: string;
@@ -52,7 +53,13 @@ export interface Row {
   topk8File: number;
 }
 
-export async function loadEvalSets(opts: { commits?: string; swebench?: string; goalhint?: string; maxCommitVal?: number; limit?: number }): Promise<EvalSet[]> {
+export async function loadEvalSets(opts: {
+  commits?: string;
+  swebench?: string;
+  goalhint?: string;
+  maxCommitVal?: number;
+  limit?: number;
+}): Promise<EvalSet[]> {
   const sets: EvalSet[] = [];
   if (opts.commits) {
     const st = { total: 0, noLabels: 0, vagueMessage: 0, hugeDiff: 0, tooShort: 0, kept: 0 };
@@ -149,7 +156,8 @@ export async function evaluateSets(
             }
           }
         } else {
-          if (f.role === 'distractor') docDistractor.push(sp.scorer.score({ query: f.query, lines: f.lines, syntax: syn, language: f.lang, path: f.path }).docScore);
+          if (f.role === 'distractor')
+            docDistractor.push(sp.scorer.score({ query: f.query, lines: f.lines, syntax: syn, language: f.lang, path: f.path }).docScore);
           if (!opts.prune) continue;
           const base = { code, query: f.query, path: f.path, language: f.lang, relativeThreshold: 0.5 };
           const t0 = await pruneWith(sp.scorer, { ...base, repair: false });
@@ -203,7 +211,11 @@ export { countTokens };
  * Scoring latency (features + model, syntax excluded) on files of 800-1,200 lines: p50/p95 wall ms
  * and the p50 normalized to 1,000 lines. Each file is scored once to warm up, then timed `reps` times.
  */
-export async function scoringLatency(scorer: Scorer, files: LabeledFile[], reps = 5): Promise<{ files: number; p50: number; p95: number; p50Per1000: number; cpuP50: number }> {
+export async function scoringLatency(
+  scorer: Scorer,
+  files: LabeledFile[],
+  reps = 5,
+): Promise<{ files: number; p50: number; p95: number; p50Per1000: number; cpuP50: number }> {
   const syntax = await loadSyntaxSource();
   const times: number[] = [];
   const cpu: number[] = [];

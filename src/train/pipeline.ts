@@ -6,13 +6,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
 import { NUM_FEATURES } from '../core/features/lineFeatures.js';
-import { saveModel, loadModel } from '../core/model/io.js';
+import { loadModel, saveModel } from '../core/model/io.js';
 import type { LamrModel, ModelMode } from '../core/model/lamr.js';
-import type { LossWeights } from './lamrLoss.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { type CommitFilterStats, detectFormat, hash32, type LabeledFile, readCases, readCommits, readJsonl, repoDistractors } from './datasets.js';
-import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges } from './prepare.js';
-import { prepareFiles } from './prepare.js';
+import type { LossWeights } from './lamrLoss.js';
+import { buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from './prepare.js';
 import type { RubricStats } from './rubricLabels.js';
 import { loadSyntaxSource } from './syntaxSource.js';
 import { calibrateThreshold, DEFAULT_TRAIN, DISTRACTOR_WEIGHT, type EpochReport, evaluate, RELATIVE_FLOORS, selectionScore, train } from './trainer.js';
@@ -137,13 +136,20 @@ export async function readTrainingFiles(
       const all = await readCommits(path, { maxTrain: Infinity, maxVal: Infinity }, commitFilter);
       // a hash order spreads the picked samples over all repositories
       const pick = (split: string, k: number) =>
-        all.filter((f) => f.split === split).sort((a, b) => hash32(`pick:${a.id}`) - hash32(`pick:${b.id}`) || (a.id < b.id ? -1 : 1)).slice(0, k);
+        all
+          .filter((f) => f.split === split)
+          .sort((a, b) => hash32(`pick:${a.id}`) - hash32(`pick:${b.id}`) || (a.id < b.id ? -1 : 1))
+          .slice(0, k);
       const chosenTrain = pick('train', maxTrain);
       const chosen = new Set([...chosenTrain, ...pick('val', maxVal)]);
       files.push(...chosen);
       // distractors come from the same split's pool, so validation never sees a training window
       for (const split of ['train', 'val']) {
-        const extra = repoDistractors([...chosen].filter((f) => f.split === split), all.filter((f) => f.split === split), o.commitDistractors ?? 0);
+        const extra = repoDistractors(
+          [...chosen].filter((f) => f.split === split),
+          all.filter((f) => f.split === split),
+          o.commitDistractors ?? 0,
+        );
         files.push(...extra);
       }
       bridgeOnly.push(...all.filter((f) => f.split === 'train' && !chosen.has(f)));
@@ -154,7 +160,13 @@ export async function readTrainingFiles(
       for (const split of ['train', 'val']) {
         // the pool holds the cases' own distractors too: never drawn, they mark paths a query already has
         const pool = cases.filter((f) => f.split === split);
-        files.push(...repoDistractors(pool.filter((f) => f.role === 'gold'), pool, o.teacherDistractors ?? 0));
+        files.push(
+          ...repoDistractors(
+            pool.filter((f) => f.role === 'gold'),
+            pool,
+            o.teacherDistractors ?? 0,
+          ),
+        );
       }
     }
   }
@@ -164,9 +176,21 @@ export async function readTrainingFiles(
 function fitAndSave(
   o: TrainRunOptions,
   c: {
-    t0: number; tRead: number; tPrep: number; tFeat: number; seed: number; syntaxName: string; count: Record<string, number>;
-    commitFilter?: CommitFilterStats; stats: Record<string, RubricStats>; bridges: ReturnType<typeof fitBridges>;
-    trainEx: Example[]; valEx: Example[]; mode: ModelMode; out: string; contextStage: boolean;
+    t0: number;
+    tRead: number;
+    tPrep: number;
+    tFeat: number;
+    seed: number;
+    syntaxName: string;
+    count: Record<string, number>;
+    commitFilter?: CommitFilterStats;
+    stats: Record<string, RubricStats>;
+    bridges: ReturnType<typeof fitBridges>;
+    trainEx: Example[];
+    valEx: Example[];
+    mode: ModelMode;
+    out: string;
+    contextStage: boolean;
   },
 ): TrainSummary {
   const { t0, tRead, tPrep, tFeat, seed, count, commitFilter, stats, bridges, trainEx, valEx } = c;
@@ -176,7 +200,14 @@ function fitAndSave(
   // --init without --hidden takes the init model's width
   const initModel = o.init ? loadModel(o.init) : undefined;
   const hidden = o.hidden ?? initModel?.model.H ?? DEFAULT_TRAIN.hidden;
-  const cfg = { ...DEFAULT_TRAIN, seed, mode: c.mode, epochs: o.epochs ?? DEFAULT_TRAIN.epochs, hidden, loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank } };
+  const cfg = {
+    ...DEFAULT_TRAIN,
+    seed,
+    mode: c.mode,
+    epochs: o.epochs ?? DEFAULT_TRAIN.epochs,
+    hidden,
+    loss: { ...DEFAULT_TRAIN.loss, lambda: o.lambda ?? DEFAULT_TRAIN.loss.lambda, rank: o.rankWeight ?? DEFAULT_TRAIN.loss.rank },
+  };
   let init: Float64Array | undefined;
   if (initModel) {
     const { model: m } = initModel;
@@ -221,24 +252,36 @@ function fitAndSave(
     bestEpoch: best,
     ...(context ? { stage1Threshold: cal1, contextHidden: context.model.H, contextEpochs: context.reports, contextBestEpoch: context.best, lift } : {}),
     threshold: cal,
-    seconds: { read: (tRead - t0) / 1000, prepare: (tPrep - tRead) / 1000, features: (tFeat - tPrep) / 1000, train: (tTrain - tFeat) / 1000, total: (Date.now() - t0) / 1000 },
+    seconds: {
+      read: (tRead - t0) / 1000,
+      prepare: (tPrep - tRead) / 1000,
+      features: (tFeat - tPrep) / 1000,
+      train: (tTrain - tFeat) / 1000,
+      total: (Date.now() - t0) / 1000,
+    },
     params: model.p.length,
   };
   const bestRep = context ? context.reports.find((r) => r.epoch === context.best) : reports.find((r) => r.epoch === best);
-  saveModel(c.out, model, bridges.full, {
-    ...(context ? { stage1Threshold: Math.round(cal1.threshold * 1e5) / 1e5, stage1DocPower: cal1.docPower, contextBestEpoch: context.best } : {}),
-    ...(lift ? { lift } : {}),
-    relativeFloor: cal.relativeFloor,
-    threshold: Math.round(cal.threshold * 1e5) / 1e5,
-    docPower: cal.docPower,
-    loss: cfg.loss,
-    thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters (distractor characters weighted ${cal.distractorWeight}x${cal.distractorWeight === DISTRACTOR_WEIGHT ? ', their excess in real reads' : ''}); see train-report.json`,
-    syntax: syntax.name,
-    createdAt: summary.date,
-    seed,
-    bestEpoch: best,
-    validation: bestRep?.val,
-  }, context?.model);
+  saveModel(
+    c.out,
+    model,
+    bridges.full,
+    {
+      ...(context ? { stage1Threshold: Math.round(cal1.threshold * 1e5) / 1e5, stage1DocPower: cal1.docPower, contextBestEpoch: context.best } : {}),
+      ...(lift ? { lift } : {}),
+      relativeFloor: cal.relativeFloor,
+      threshold: Math.round(cal.threshold * 1e5) / 1e5,
+      docPower: cal.docPower,
+      loss: cfg.loss,
+      thresholdCalibration: `largest tau keeping >= ${cal.targetRecall} of the aggregate lines of the held-back teacher-train gold files (micro) with the docPower and relative floor that keep the fewest characters (distractor characters weighted ${cal.distractorWeight}x${cal.distractorWeight === DISTRACTOR_WEIGHT ? ', their excess in real reads' : ''}); see train-report.json`,
+      syntax: syntax.name,
+      createdAt: summary.date,
+      seed,
+      bestEpoch: best,
+      validation: bestRep?.val,
+    },
+    context?.model,
+  );
   writeFileSync(join(c.out, 'train-report.json'), JSON.stringify(summary, null, 1) + '\n');
   return summary;
 }
@@ -268,7 +311,8 @@ function fitStage(
       bar.stop();
       barTotal = 0;
       const parts = Object.entries(r.val).map(
-        ([g, v]) => `${g}: P ${v.prf.p.toFixed(3)} R ${v.prf.r.toFixed(3)} F1 ${v.prf.f1.toFixed(3)} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}${v.docAuc === undefined ? '' : ` doc AUC ${v.docAuc.toFixed(3)}`}`,
+        ([g, v]) =>
+          `${g}: P ${v.prf.p.toFixed(3)} R ${v.prf.r.toFixed(3)} F1 ${v.prf.f1.toFixed(3)} R@4x ${v.recall4.toFixed(3)} R@8x ${v.recall8.toFixed(3)}${v.docAuc === undefined ? '' : ` doc AUC ${v.docAuc.toFixed(3)}`}`,
       );
       o.log(`epoch ${r.epoch} loss ${r.loss.toFixed(4)} (${r.seconds.toFixed(1)}s) select ${r.select.toFixed(4)}\n  ${parts.join('\n  ')}`);
     },
@@ -292,11 +336,21 @@ function chooseLift(o: TrainRunOptions, model: LamrModel, valEx: Example[]): Lif
   return best!.lift.window > 0 ? best!.lift : undefined;
 }
 
-function calibrate(o: TrainRunOptions, model: LamrModel, valEx: Example[], lift: LiftParams | undefined, floors: number[]): ReturnType<typeof calibrateThreshold> {
+function calibrate(
+  o: TrainRunOptions,
+  model: LamrModel,
+  valEx: Example[],
+  lift: LiftParams | undefined,
+  floors: number[],
+): ReturnType<typeof calibrateThreshold> {
   const scores = new Map();
   evaluate(model, valEx, scores, lift ? (k) => liftNeighbours(k, lift) : undefined);
   const cal = calibrateThreshold(scores, o.targetRecall ?? 0.9, { floors, distractorWeight: o.distractorWeight });
-  o.log(`calibration candidates: ${JSON.stringify(cal.candidates.map((c) => [c.docPower, c.relativeFloor, +c.threshold.toFixed(5), +c.goldKeptShare.toFixed(3), +c.distractorKeptShare.toFixed(3)]))}`);
-  o.log(`threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower} floor ${cal.relativeFloor}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`);
+  o.log(
+    `calibration candidates: ${JSON.stringify(cal.candidates.map((c) => [c.docPower, c.relativeFloor, +c.threshold.toFixed(5), +c.goldKeptShare.toFixed(3), +c.distractorKeptShare.toFixed(3)]))}`,
+  );
+  o.log(
+    `threshold ${cal.threshold.toFixed(4)} docPower ${cal.docPower} floor ${cal.relativeFloor}: val recall ${cal.recall.toFixed(3)}, gold chars kept ${cal.goldKeptShare.toFixed(3)}, distractor chars kept ${cal.distractorKeptShare.toFixed(3)}`,
+  );
   return cal;
 }

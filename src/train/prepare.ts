@@ -4,13 +4,13 @@
  * own labels never feed its bridge features), and cached feature matrices (Float32).
  */
 import { type BridgeSample, type BridgeTable, fitBridge } from '../core/features/bridge.js';
+import { contextFeatures, withContext } from '../core/features/contextFeatures.js';
 import { terms } from '../core/features/lexical.js';
 import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../core/features/lineFeatures.js';
-import { contextFeatures, withContext } from '../core/features/contextFeatures.js';
 import type { LamrModel } from '../core/model/lamr.js';
-import type { Labels } from './lamrLoss.js';
 import type { SyntaxIndex } from '../core/types.js';
 import { hash32, type LabeledFile } from './datasets.js';
+import type { Labels } from './lamrLoss.js';
 import { accumulateRubricStats, emptyRubricStats, type RubricStats, rubricLabels } from './rubricLabels.js';
 import type { SyntaxSource } from './syntaxSource.js';
 

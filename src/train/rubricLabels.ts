@@ -86,8 +86,14 @@ export interface RubricStats {
 
 export function emptyRubricStats(): RubricStats {
   return {
-    files: 0, aggLines: 0, added: { headers: 0, statements: 0, pairs: 0, imports: 0, definitions: 0 },
-    closureOutsideAgg: 0, supportOutsideAgg: 0, supportRecovered: 0, depLines: 0, semLines: 0,
+    files: 0,
+    aggLines: 0,
+    added: { headers: 0, statements: 0, pairs: 0, imports: 0, definitions: 0 },
+    closureOutsideAgg: 0,
+    supportOutsideAgg: 0,
+    supportRecovered: 0,
+    depLines: 0,
+    semLines: 0,
   };
 }
 

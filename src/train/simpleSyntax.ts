@@ -65,8 +65,15 @@ export function buildSimpleSyntaxIndex(lines: string[], language: string): Synta
       for (let j = i - 1; j >= 0 && /^\s*@/.test(lines[j]); j--) decorators.unshift(j);
       const name = hm?.[1];
       scopes.push({
-        kind: hm ? 'function' : 'block', name, start: i, headerEnd: i, bodyStart: Math.min(i + 1, n - 1), end: i,
-        decorators, bodyIndent: ' '.repeat(ind + 4), isDefinition: !!hm,
+        kind: hm ? 'function' : 'block',
+        name,
+        start: i,
+        headerEnd: i,
+        bodyStart: Math.min(i + 1, n - 1),
+        end: i,
+        decorators,
+        bodyIndent: ' '.repeat(ind + 4),
+        isDefinition: !!hm,
       });
       if (name) {
         defines.push(name);
@@ -85,7 +92,9 @@ export function buildSimpleSyntaxIndex(lines: string[], language: string): Synta
       }
     }
     if (kind === 'import') {
-      const names = (t.replace(/^from\s+\S+\s+import/, '').match(IDENT_RE) ?? []).filter((w) => !['import', 'as', 'from', 'use', 'const', 'require'].includes(w));
+      const names = (t.replace(/^from\s+\S+\s+import/, '').match(IDENT_RE) ?? []).filter(
+        (w) => !['import', 'as', 'from', 'use', 'const', 'require'].includes(w),
+      );
       for (const w of names) imports.set(w, i);
     }
     const uses = kind === 'comment' || kind === 'import' ? [] : [...new Set(t.match(IDENT_RE) ?? [])].filter((w) => !defines.includes(w));

@@ -5,10 +5,10 @@
  */
 import { LamrModel, type ModelMode } from '../core/model/lamr.js';
 import { Adam } from './adam.js';
+import { DISTRACTOR_WEIGHT } from './constants.js';
 import { DEFAULT_LOSS, initParams, type LossWeights, lossAndGrad, mulberry32 } from './lamrLoss.js';
 import { addPrf, charCosts, type Prf, prf, recallOf, selectTopK } from './metrics.js';
 import type { Example } from './prepare.js';
-import { DISTRACTOR_WEIGHT } from './constants.js';
 
 export interface TrainConfig {
   mode: ModelMode;
@@ -86,7 +86,10 @@ export function evaluate(
   for (const [g, a] of [...acc].sort()) {
     const d = docs.get(g);
     res[g] = {
-      prf: prf(a.prf), recall4: a.h4 / Math.max(1, a.tot), recall8: a.h8 / Math.max(1, a.tot), files: a.files,
+      prf: prf(a.prf),
+      recall4: a.h4 / Math.max(1, a.tot),
+      recall8: a.h8 / Math.max(1, a.tot),
+      files: a.files,
       ...(d?.distractor.length ? { docAuc: auc(d.gold, d.distractor) } : {}),
     };
   }
@@ -263,15 +266,34 @@ export function calibrateThreshold(
       const share = (arr: { s: number; c: number }[], tot: number): number => arr.reduce((a, l) => a + (l.s >= tau ? l.c : 0), 0) / Math.max(1, tot);
       const recall = pos.filter((s) => s >= tau).length / posTotal;
       const cal: Calibration = {
-        threshold: tau, docPower, relativeFloor, targetRecall, distractorWeight, recall,
-        distractorKeptShare: share(distLines, distChars), goldKeptShare: share(goldLines, goldChars), files: files.length, candidates,
+        threshold: tau,
+        docPower,
+        relativeFloor,
+        targetRecall,
+        distractorWeight,
+        recall,
+        distractorKeptShare: share(distLines, distChars),
+        goldKeptShare: share(goldLines, goldChars),
+        files: files.length,
+        candidates,
       };
       candidates.push({ docPower, relativeFloor, threshold: tau, distractorKeptShare: cal.distractorKeptShare, goldKeptShare: cal.goldKeptShare });
       if (!best || cost(cal) < cost(best) - 1e-9) best = cal;
     }
   }
   if (!best) {
-    return { threshold: 0.5, docPower: 0, relativeFloor: 0, targetRecall, distractorWeight, recall: 0, distractorKeptShare: 0, goldKeptShare: 0, files: 0, candidates };
+    return {
+      threshold: 0.5,
+      docPower: 0,
+      relativeFloor: 0,
+      targetRecall,
+      distractorWeight,
+      recall: 0,
+      distractorKeptShare: 0,
+      goldKeptShare: 0,
+      files: 0,
+      candidates,
+    };
   }
   return best;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetTokens, fitGroups } from '../../src/bench/budget.js';
-import { bm25Method, headMethod, randomMethod, rankWindows, windowStarts, fullMethod } from '../../src/bench/methods/baselines.js';
+import { bm25Method, fullMethod, headMethod, randomMethod, rankWindows, windowStarts } from '../../src/bench/methods/baselines.js';
 import type { PreparedFile } from '../../src/bench/methods/types.js';
 import { renderMask } from '../../src/bench/render.js';
 import { ingest } from '../../src/core/ingest/ingest.js';

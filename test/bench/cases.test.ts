@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterHunks, countCases, readCases, toCase, type BenchCase } from '../../src/bench/cases.js';
+import { type BenchCase, clusterHunks, countCases, readCases, toCase } from '../../src/bench/cases.js';
 
 const FIX = new URL('../fixtures/bench/', import.meta.url).pathname;
 

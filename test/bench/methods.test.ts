@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveMethods } from '../../src/bench/methods/index.js';
-import { budgetsFor, runBench } from '../../src/bench/runner.js';
 import type { FileRecord } from '../../src/bench/metrics.js';
+import { budgetsFor, runBench } from '../../src/bench/runner.js';
 
 const FIX = new URL('../fixtures/bench/', import.meta.url).pathname;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byLanguage, percentile, scoreLabels, summarize, summarizeReplay, type FileRecord } from '../../src/bench/metrics.js';
+import { byLanguage, type FileRecord, percentile, scoreLabels, summarize, summarizeReplay } from '../../src/bench/metrics.js';
 
 function rec(p: Partial<FileRecord>): FileRecord {
   return { role: 'gold', language: 'python', labels: 0, labelsKept: 0, hunks: 0, hunksKept: 0, tokensIn: 100, tokensOut: 100, valid: null, ms: 1, ...p };

@@ -4,9 +4,22 @@ import type { ResultRow } from '../../src/bench/runner.js';
 
 function row(method: string, budget: string, recall: number | null, compression: number | null): ResultRow {
   return {
-    suite: 's', method, budget, errors: 0, files: 1, recall_micro: recall, recall_file_mean: recall, files_all_kept: null, hunks_all_kept: null,
-    compression_gold: compression, compression_distractor: null, compression_all: compression, token_saving: null, valid_rate: null,
-    latency_ms_p50: 1, latency_ms_p95: 1,
+    suite: 's',
+    method,
+    budget,
+    errors: 0,
+    files: 1,
+    recall_micro: recall,
+    recall_file_mean: recall,
+    files_all_kept: null,
+    hunks_all_kept: null,
+    compression_gold: compression,
+    compression_distractor: null,
+    compression_all: compression,
+    token_saving: null,
+    valid_rate: null,
+    latency_ms_p50: 1,
+    latency_ms_p95: 1,
   };
 }
 

@@ -27,7 +27,22 @@ describe('repomix peer', () => {
       const out = join(dir, 'out.xml');
       await promisify(execFile)(
         process.execPath,
-        [bin, '--compress', '--style', 'xml', '--no-file-summary', '--no-directory-structure', '--no-security-check', '--no-git-sort-by-changes', '--quiet', '-o', out, '--include', 'a.py,b.go,c.kt', '.'],
+        [
+          bin,
+          '--compress',
+          '--style',
+          'xml',
+          '--no-file-summary',
+          '--no-directory-structure',
+          '--no-security-check',
+          '--no-git-sort-by-changes',
+          '--quiet',
+          '-o',
+          out,
+          '--include',
+          'a.py,b.go,c.kt',
+          '.',
+        ],
         { cwd: dir },
       );
       const xml = await readFile(out, 'utf8');

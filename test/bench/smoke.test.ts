@@ -13,8 +13,20 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const FIX = join(ROOT, 'test/fixtures/bench');
 const SUITES = ['real-swebench', 'real-goalhint', 'real-polyglot', 'real-replay'];
 const KEYS = [
-  'method', 'budget', 'files', 'recall_micro', 'recall_file_mean', 'files_all_kept', 'hunks_all_kept', 'compression_gold',
-  'compression_distractor', 'compression_all', 'token_saving', 'valid_rate', 'latency_ms_p50', 'latency_ms_p95',
+  'method',
+  'budget',
+  'files',
+  'recall_micro',
+  'recall_file_mean',
+  'files_all_kept',
+  'hunks_all_kept',
+  'compression_gold',
+  'compression_distractor',
+  'compression_all',
+  'token_saving',
+  'valid_rate',
+  'latency_ms_p50',
+  'latency_ms_p95',
 ];
 
 let dir = '';

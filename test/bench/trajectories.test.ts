@@ -1,8 +1,8 @@
 /** The agent-run replay: the README's scoring rule, by hand on a small run. */
 import { describe, expect, it } from 'vitest';
 import { replayRun, splitObservation, TRAJECTORY_METHODS, type TrajectoryRun } from '../../src/bench/trajectories.js';
-import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 import { createPruner } from '../../src/core/prune.js';
+import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 
 const FILE = Array.from({ length: 60 }, (_, i) => `line_${i + 1} = ${i + 1}`).join('\n') + '\n';
 const cat = (body: string) => `<returncode>0</returncode>\n<output>\n${body}</output>`;
@@ -40,7 +40,20 @@ async function firstTen(req: PruneRequest): Promise<PruneResult> {
   const lines = req.code.split('\n').slice(0, 60);
   const keepMask = new Uint8Array(60).map((_, i) => (i < 10 ? 1 : 0));
   const text = lines.slice(0, 10).join('\n') + '\n# ... 50 lines omitted (11-60)\n';
-  return { text, keepMask, kept: [[1, 10]], omitted: [[11, 60]], score: 0.5, tokensIn: 0, tokensOut: 0, language: 'python', ms: 0, shape: 'raw', warnings: [], diagnostics: [] };
+  return {
+    text,
+    keepMask,
+    kept: [[1, 10]],
+    omitted: [[11, 60]],
+    score: 0.5,
+    tokensIn: 0,
+    tokensOut: 0,
+    language: 'python',
+    ms: 0,
+    shape: 'raw',
+    warnings: [],
+    diagnostics: [],
+  };
 }
 
 describe('replayRun', () => {
@@ -86,7 +99,21 @@ describe('skim bench on a trajectories file', () => {
     const { run: cli } = await import('../../src/cli/cli.js');
     const dir = await mkdtemp(join(tmpdir(), 'skim-traj-'));
     const fixture = new URL('../fixtures/bench/trajectories-mini.jsonl', import.meta.url).pathname;
-    await cli(['node', 'skim', 'bench', '--cases', fixture, '--methods', 'all', '--md', join(dir, 'r.md'), '--json', join(dir, 'r.json'), '--plot', join(dir, 'r.svg')]);
+    await cli([
+      'node',
+      'skim',
+      'bench',
+      '--cases',
+      fixture,
+      '--methods',
+      'all',
+      '--md',
+      join(dir, 'r.md'),
+      '--json',
+      join(dir, 'r.json'),
+      '--plot',
+      join(dir, 'r.svg'),
+    ]);
     const md = await readFile(join(dir, 'r.md'), 'utf8');
     for (const m of TRAJECTORY_METHODS) expect(md).toContain(`| ${m.name} | 2 |`);
     expect(md).toContain('#### django/django');

@@ -3,14 +3,15 @@
  * playwright-core) against createApp on an ephemeral loopback port with the real pruning core.
  * Skipped only on a developer machine without Chromium; under CI it always runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPruner } from '../../src/index.js';
 import { createApp } from '../../src/server/app.js';
-import { listen, type Listening } from '../../src/server/listen.js';
+import { type Listening, listen } from '../../src/server/listen.js';
 import { inlineRunner } from '../../src/server/runner.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -42,7 +43,8 @@ async function misfits(page: Page): Promise<string[]> {
       const panel = e.closest('section');
       if (panel && e.matches('input, select, textarea, button, fieldset')) {
         const p = panel.getBoundingClientRect();
-        if (r.left < p.left - 0.5 || r.right > p.right + 0.5) out.push(`${name(e)} spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} outside its panel ${p.left.toFixed(0)}..${p.right.toFixed(0)}`);
+        if (r.left < p.left - 0.5 || r.right > p.right + 0.5)
+          out.push(`${name(e)} spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} outside its panel ${p.left.toFixed(0)}..${p.right.toFixed(0)}`);
       }
     }
     return out;

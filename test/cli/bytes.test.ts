@@ -28,7 +28,14 @@ describe('a UTF-8 byte order mark', () => {
   const small = path.join(tmp, 'bom.py');
   writeFileSync(small, Buffer.concat([BOM, Buffer.from('import os\n\n\ndef f():\n    return os.sep\n')]));
   const big = path.join(tmp, 'big-bom.py');
-  const body = ['import os', '', ...Array.from({ length: 80 }, (_, i) => `def helper_${i}(x):\n    return x + ${i}\n`), 'def target():', '    return os.sep', ''].join('\n');
+  const body = [
+    'import os',
+    '',
+    ...Array.from({ length: 80 }, (_, i) => `def helper_${i}(x):\n    return x + ${i}\n`),
+    'def target():',
+    '    return os.sep',
+    '',
+  ].join('\n');
   writeFileSync(big, Buffer.concat([BOM, Buffer.from(body)]));
 
   it('skim prune returns a whole file byte for byte', () => {

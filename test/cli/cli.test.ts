@@ -87,7 +87,10 @@ describe('skim prune', () => {
       ].join('\n'),
     );
     const r = skim(['prune', '--batch', batch]);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.map((o) => o.id)).toEqual(['a', 'b', null, 'c']);
     expect(out[0].tokensOut).toBeLessThanOrEqual(Math.floor(out[0].tokensIn / 4));
     expect(out[1].text).toBe('x = 1\n');
@@ -221,7 +224,7 @@ describe('skim cat and skim grep', () => {
     noStack(bad.stderr);
   });
 
-  it('grep takes basic regular expressions (\\| alternation), the dialects and grep\'s options in-process', () => {
+  it("grep takes basic regular expressions (\\| alternation), the dialects and grep's options in-process", () => {
     const r = skim(['grep', '-c', 'def get_records\\|def clear', EXAMPLE]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('2\n');
@@ -250,7 +253,11 @@ describe('skim cat and skim grep', () => {
 
 describe('pipes and grep habits', () => {
   it('stops quietly when the reader of stdout goes away (skim cat | head -1)', () => {
-    const r = spawnSync('sh', ['-c', `"${process.execPath}" --import tsx src/cli/main.ts cat examples/logging.py examples/logging.py examples/logging.py | head -1`], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" --import tsx src/cli/main.ts cat examples/logging.py examples/logging.py examples/logging.py | head -1`],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(r.stdout.split('\n')[0]).toBe('==> examples/logging.py <==');
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
@@ -264,15 +271,17 @@ describe('pipes and grep habits', () => {
   });
 
   it('skim grep reads a pipe when no file is given, as grep does', () => {
-    const r = spawnSync('sh', ['-c', `printf 'a\\nneedle\\n' | "${process.execPath}" --import tsx src/cli/main.ts grep -n needle`], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync('sh', ['-c', `printf 'a\\nneedle\\n' | "${process.execPath}" --import tsx src/cli/main.ts grep -n needle`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('2:needle\n');
   });
 });
 
-
 describe('--json on numbered input', () => {
-  it('adds per-file ranges in the file\'s own line numbers, matching the markers', () => {
+  it("adds per-file ranges in the file's own line numbers, matching the markers", () => {
     const lines = readFileSync(EXAMPLE, 'utf8').split('\n').slice(299, 460);
     const numbered = lines.map((l, i) => `${String(300 + i).padStart(6)}\t${l}`).join('\n') + '\n';
     const r = skim(['prune', '-', '--query', QUERY, '--ratio', '3', '--json'], Buffer.from(numbered));

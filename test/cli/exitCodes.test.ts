@@ -54,25 +54,87 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { command: 'prune', missingFile: ['prune', MISSING, '--query', 'q'], badOption: ['prune', EXAMPLE, '--no-such-option'], badValue: ['prune', EXAMPLE, '--ratio', 'abc'] },
-  { command: 'prune --batch', missingFile: ['prune', '--batch', MISSING], badOption: ['prune', '--batch', MISSING, '--no-such-option'], badValue: ['prune', '--batch', MISSING, '--threshold', '2'] },
+  {
+    command: 'prune',
+    missingFile: ['prune', MISSING, '--query', 'q'],
+    badOption: ['prune', EXAMPLE, '--no-such-option'],
+    badValue: ['prune', EXAMPLE, '--ratio', 'abc'],
+  },
+  {
+    command: 'prune --batch',
+    missingFile: ['prune', '--batch', MISSING],
+    badOption: ['prune', '--batch', MISSING, '--no-such-option'],
+    badValue: ['prune', '--batch', MISSING, '--threshold', '2'],
+  },
   // cat keeps going over the other files and exits 1, as cat does; grep exits 2 for any trouble, as grep does
-  { command: 'cat', missingFile: ['cat', MISSING], badOption: ['cat', EXAMPLE, '--no-such-option'], badValue: ['cat', EXAMPLE, '--tokens', '-1'], codes: [1, 64, 64] },
-  { command: 'grep', missingFile: ['grep', 'def', MISSING], badOption: ['grep', '--no-such-option', 'def', EXAMPLE], badValue: ['grep', '--ratio', '0.5', 'def', EXAMPLE], codes: [2, 2, 2] },
-  { command: 'rank', missingFile: ['rank', '--query', 'q', MISSING], badOption: ['rank', '--query', 'q', EXAMPLE, '--no-such-option'], badValue: ['rank', '--query', 'q', EXAMPLE, '--top', '0'] },
-  { command: 'serve', missingFile: ['serve', '--port', '0', '--model', MISSING], badOption: ['serve', '--no-such-option'], badValue: ['serve', '--port', 'abc'] },
-  { command: 'mcp', missingFile: ['mcp', '--root', MISSING], badOption: ['mcp', '--no-such-option'], badValue: ['mcp', '--root', tmp, '--scorer', 'no-such-scorer'] },
-  { command: 'bench', missingFile: ['bench', '--cases', MISSING], badOption: ['bench', '--cases', MISSING, '--no-such-option'], badValue: ['bench', '--cases', MISSING, '--limit', '0'] },
-  { command: 'train', missingFile: ['train', '--data', MISSING, '--out', tmp], badOption: ['train', '--data', MISSING, '--out', tmp, '--no-such-option'], badValue: ['train', '--data', MISSING, '--out', tmp, '--distractor-weight', 'abc'] },
-  { command: 'model-eval', missingFile: ['model-eval', '--commits', MISSING], badOption: ['model-eval', '--no-such-option'], badValue: ['model-eval', '--limit', '0'] },
-  { command: 'data mine', missingFile: ['data', 'mine', '--repo', MISSING, '--out', OUT], badOption: ['data', 'mine', '--repo', MISSING, '--out', OUT, '--no-such-option'], badValue: ['data', 'mine', '--repo', MISSING, '--out', OUT, '--max', '0'] },
+  {
+    command: 'cat',
+    missingFile: ['cat', MISSING],
+    badOption: ['cat', EXAMPLE, '--no-such-option'],
+    badValue: ['cat', EXAMPLE, '--tokens', '-1'],
+    codes: [1, 64, 64],
+  },
+  {
+    command: 'grep',
+    missingFile: ['grep', 'def', MISSING],
+    badOption: ['grep', '--no-such-option', 'def', EXAMPLE],
+    badValue: ['grep', '--ratio', '0.5', 'def', EXAMPLE],
+    codes: [2, 2, 2],
+  },
+  {
+    command: 'rank',
+    missingFile: ['rank', '--query', 'q', MISSING],
+    badOption: ['rank', '--query', 'q', EXAMPLE, '--no-such-option'],
+    badValue: ['rank', '--query', 'q', EXAMPLE, '--top', '0'],
+  },
+  {
+    command: 'serve',
+    missingFile: ['serve', '--port', '0', '--model', MISSING],
+    badOption: ['serve', '--no-such-option'],
+    badValue: ['serve', '--port', 'abc'],
+  },
+  {
+    command: 'mcp',
+    missingFile: ['mcp', '--root', MISSING],
+    badOption: ['mcp', '--no-such-option'],
+    badValue: ['mcp', '--root', tmp, '--scorer', 'no-such-scorer'],
+  },
+  {
+    command: 'bench',
+    missingFile: ['bench', '--cases', MISSING],
+    badOption: ['bench', '--cases', MISSING, '--no-such-option'],
+    badValue: ['bench', '--cases', MISSING, '--limit', '0'],
+  },
+  {
+    command: 'train',
+    missingFile: ['train', '--data', MISSING, '--out', tmp],
+    badOption: ['train', '--data', MISSING, '--out', tmp, '--no-such-option'],
+    badValue: ['train', '--data', MISSING, '--out', tmp, '--distractor-weight', 'abc'],
+  },
+  {
+    command: 'model-eval',
+    missingFile: ['model-eval', '--commits', MISSING],
+    badOption: ['model-eval', '--no-such-option'],
+    badValue: ['model-eval', '--limit', '0'],
+  },
+  {
+    command: 'data mine',
+    missingFile: ['data', 'mine', '--repo', MISSING, '--out', OUT],
+    badOption: ['data', 'mine', '--repo', MISSING, '--out', OUT, '--no-such-option'],
+    badValue: ['data', 'mine', '--repo', MISSING, '--out', OUT, '--max', '0'],
+  },
   {
     command: 'data synth',
     missingFile: ['data', 'synth', '--corpus', MISSING, '--endpoint', ENDPOINT, '--model', 'm', '--out', OUT],
     badOption: ['data', 'synth', '--corpus', MISSING, '--endpoint', ENDPOINT, '--model', 'm', '--out', OUT, '--no-such-option'],
     badValue: ['data', 'synth', '--corpus', MISSING, '--endpoint', ENDPOINT, '--model', 'm', '--out', OUT, '--concurrency', 'many'],
   },
-  { command: 'adapt', missingFile: ['adapt', '--repo', MISSING], badOption: ['adapt', '--repo', MISSING, '--no-such-option'], badValue: ['adapt', '--repo', MISSING, '--max', '1.5'] },
+  {
+    command: 'adapt',
+    missingFile: ['adapt', '--repo', MISSING],
+    badOption: ['adapt', '--repo', MISSING, '--no-such-option'],
+    badValue: ['adapt', '--repo', MISSING, '--max', '1.5'],
+  },
 ];
 
 describe('exit codes (README.md table)', () => {

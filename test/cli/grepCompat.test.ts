@@ -31,10 +31,16 @@ beforeAll(() => {
   // What real trees also hold: a binary file, CRLF lines, no final newline, invalid UTF-8, an
   // empty file, a dotfile, non-ASCII text.
   mkdirSync(path.join(TREE, 'misc'));
-  writeFileSync(path.join(TREE, 'misc/blob.bin'), Buffer.concat([Buffer.from('header import os\n'), Buffer.from([0, 1, 2, 0]), Buffer.from('\nclass Blob:\n')]));
+  writeFileSync(
+    path.join(TREE, 'misc/blob.bin'),
+    Buffer.concat([Buffer.from('header import os\n'), Buffer.from([0, 1, 2, 0]), Buffer.from('\nclass Blob:\n')]),
+  );
   writeFileSync(path.join(TREE, 'misc/crlf.py'), 'import os\r\nclass Win:\r\n    def run(self):\r\n        return os.name\r\n');
   writeFileSync(path.join(TREE, 'misc/nofinal.py'), 'def last():\n    return "no newline at the end"');
-  writeFileSync(path.join(TREE, 'misc/latin1.txt'), Buffer.concat([Buffer.from('plain ascii line\ncaf'), Buffer.from([0xe9]), Buffer.from(' import line\nlast import line\n')]));
+  writeFileSync(
+    path.join(TREE, 'misc/latin1.txt'),
+    Buffer.concat([Buffer.from('plain ascii line\ncaf'), Buffer.from([0xe9]), Buffer.from(' import line\nlast import line\n')]),
+  );
   writeFileSync(path.join(TREE, 'misc/empty.txt'), '');
   writeFileSync(path.join(TREE, 'misc/.hidden.py'), 'class Hidden:\n    pass\n');
   writeFileSync(path.join(TREE, 'misc/unicode.txt'), 'naïve café résumé\nÉcole ÉCOLE école\nstraße STRASSE\n日本語 text\n');
@@ -84,7 +90,12 @@ function messages(stderr: string): string[] {
   return stderr
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => l.replace(/^(?:skim grep|\/usr\/bin\/grep|grep): /, '').replace(/'(?:skim )?grep --help'/, "'grep --help'").replace(/^Usage: (?:skim )?grep /, 'Usage: grep '))
+    .map((l) =>
+      l
+        .replace(/^(?:skim grep|\/usr\/bin\/grep|grep): /, '')
+        .replace(/'(?:skim )?grep --help'/, "'grep --help'")
+        .replace(/^Usage: (?:skim )?grep /, 'Usage: grep '),
+    )
     .sort();
 }
 
@@ -164,7 +175,8 @@ describe.runIf(isGnuGrep)('skim grep matches GNU grep', () => {
 
   it('extended, fixed-string and Perl patterns', async () => {
     for (const p of ERE) for (const flags of [['-E'], ['-E', '-n', '-o'], ['-E', '-w', '-c'], ['-E', '-i', '-x']]) await expectSame([...flags, p, SINGLE]);
-    for (const p of FIXED) for (const flags of [['-F'], ['-F', '-n', '-i'], ['-F', '-o'], ['-F', '-w']]) await expectSame([...flags, p, 'misc/unicode.txt', SINGLE, TS]);
+    for (const p of FIXED)
+      for (const flags of [['-F'], ['-F', '-n', '-i'], ['-F', '-o'], ['-F', '-w']]) await expectSame([...flags, p, 'misc/unicode.txt', SINGLE, TS]);
     for (const p of PERL) for (const flags of [['-P'], ['-P', '-o', '-n'], ['-P', '-w', '-c']]) await expectSame([...flags, p, TS, SINGLE]);
   });
 
@@ -206,7 +218,24 @@ describe.runIf(isGnuGrep)('skim grep matches GNU grep', () => {
 
   it('file names: -H, -h, -l, -L, -c, -Z, -q, --label and several files', async () => {
     const files = [SINGLE, TS, 'misc/crlf.py', 'misc/empty.txt', 'misc/nofinal.py'];
-    for (const flags of [[], ['-n'], ['-h'], ['-H', '-c'], ['-l'], ['-L'], ['-c'], ['-lv'], ['-L', '-v'], ['-l', '-Z'], ['-c', '-Z'], ['-q'], ['-H'], ['-h', '-H'], ['-l', '-c'], ['-b']]) {
+    for (const flags of [
+      [],
+      ['-n'],
+      ['-h'],
+      ['-H', '-c'],
+      ['-l'],
+      ['-L'],
+      ['-c'],
+      ['-lv'],
+      ['-L', '-v'],
+      ['-l', '-Z'],
+      ['-c', '-Z'],
+      ['-q'],
+      ['-H'],
+      ['-h', '-H'],
+      ['-l', '-c'],
+      ['-b'],
+    ]) {
       await expectSame([...flags, 'import', ...files]);
       await expectSame([...flags, 'no_such_token_anywhere', ...files]);
     }

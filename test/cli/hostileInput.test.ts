@@ -118,7 +118,7 @@ describe('input over the cap', () => {
 });
 
 describe('skim grep with a catastrophic pattern', () => {
-  it('answers at once: (a+)+$ against 100 a\'s and a b', () => {
+  it("answers at once: (a+)+$ against 100 a's and a b", () => {
     const f = path.join(tmp, 'evil.txt');
     writeFileSync(f, `${'a'.repeat(100)}b\n${'a'.repeat(30)}\n`);
     const t0 = Date.now();

@@ -1,8 +1,8 @@
 /** The CLI's one parser of numeric option values: a rule (a request field's, or intAtLeast/numberIn) and a usage error otherwise. */
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { FIELD_RULES } from '../../src/core/request.js';
 import { intAtLeast, numberIn, numberOption } from '../../src/cli/io.js';
+import { FIELD_RULES } from '../../src/core/request.js';
 
 const bad = (parse: (v: string) => number, value: string): string => {
   try {

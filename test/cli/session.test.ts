@@ -134,7 +134,10 @@ describe('skim prune --batch with sessions', () => {
     writeFileSync(batch, [line(1, 'a'), line(2, 'a'), line(3, 'b')].join('\n') + '\n');
     const r = skim(['prune', '--batch', batch], env(dir));
     expect(r.status).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out[0].text).not.toMatch(SEEN);
     expect(out[1].text).toMatch(SEEN);
     expect(out[1].seenLines).toBeGreaterThan(800);

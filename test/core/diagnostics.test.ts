@@ -5,7 +5,10 @@ describe('diagnostics', () => {
   it('carry a code to branch on and the human message a warning shows', () => {
     const d = diagnostic('binary-input', 'binary input returned unchanged');
     expect(d).toEqual({ code: 'binary-input', message: 'binary input returned unchanged' });
-    expect(messagesOf([d, diagnostic('no-query', 'no query: returned unchanged')])).toEqual(['binary input returned unchanged', 'no query: returned unchanged']);
+    expect(messagesOf([d, diagnostic('no-query', 'no query: returned unchanged')])).toEqual([
+      'binary input returned unchanged',
+      'no query: returned unchanged',
+    ]);
   });
 
   it('hasCode looks at codes only, never at the text', () => {

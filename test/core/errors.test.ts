@@ -1,6 +1,6 @@
 /** One error type, translated per adapter: every code has an exit code and an HTTP status, and crosses threads intact. */
 import { describe, expect, it } from 'vitest';
-import { errorFromWire, EXIT_CODES, HTTP_STATUS, isSkimErrorCode, SkimError } from '../../src/core/errors.js';
+import { EXIT_CODES, errorFromWire, HTTP_STATUS, isSkimErrorCode, SkimError } from '../../src/core/errors.js';
 
 describe('SkimError', () => {
   it('every code has an exit code and an HTTP status', () => {

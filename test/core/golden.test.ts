@@ -71,7 +71,8 @@ describe('golden: input shapes', () => {
     const code = grep.join('\n') + '\n';
     const r = await run('shape-grep.txt', { code, query: LOGGING_QUERY, ratio: 3 });
     expect(r.shape).toBe('grep');
-    for (const line of r.text.split('\n').filter(Boolean)) expect(line).toMatch(/^(src\/_pytest\/logging\.py:\d+:|src\/jsx\/base\.ts:\d+:|\.\.\. \d+ lines? omitted(, \d+ match(es)?)? \()/);
+    for (const line of r.text.split('\n').filter(Boolean))
+      expect(line).toMatch(/^(src\/_pytest\/logging\.py:\d+:|src\/jsx\/base\.ts:\d+:|\.\.\. \d+ lines? omitted(, \d+ match(es)?)? \()/);
   });
 
   it('several files with ==> headers', async () => {

@@ -23,7 +23,10 @@ interface LabelledCase {
 }
 
 const cases: LabelledCase[] = gunzipSync(readFileSync(new URL('../fixtures/teacher/held-back.jsonl.gz', import.meta.url)))
-  .toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LabelledCase);
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as LabelledCase);
 
 const expand = (ranges: [number, number][]) => ranges.flatMap(([s, e]) => Array.from({ length: e - s + 1 }, (_, k) => s + k - 1));
 
@@ -55,7 +58,11 @@ describe('budget mode keeps the answer before its support', () => {
   });
 
   // Floors sit below the shipped model's figures (printed on failure); the ordering is the rule.
-  for (const [name, budget, floor] of [['4x', { ratio: 4 }, 0.6], ['8x', { ratio: 8 }, 0.4], ['300 tokens', { tokens: 300 }, 0.55]] as const) {
+  for (const [name, budget, floor] of [
+    ['4x', { ratio: 4 }, 0.6],
+    ['8x', { ratio: 8 }, 0.4],
+    ['300 tokens', { tokens: 300 }, 0.55],
+  ] as const) {
     it(`at ${name}: answer lines are kept more often than support lines, and at least a set share of them`, async () => {
       const r = await recallAt(budget);
       expect(r.answer, JSON.stringify(r)).toBeGreaterThan(r.support);

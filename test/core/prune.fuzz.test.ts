@@ -13,9 +13,10 @@
  *   - come back without a throw, the same on a second run, and within 1 s + 3 s per MB + 0.1 ms
  *     per line (a generous bound for a shared 2-core machine: it catches superlinear time).
  */
-import fc from 'fast-check';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPruner } from '../../src/core/prune.js';
 import { MARKER_RE } from '../../src/core/render/render.js';
@@ -52,7 +53,12 @@ const fragment = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 3000 }).map((n) => '\r'.repeat(n)) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 30_000 }).map((n) => ' '.repeat(n)) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 5000 }).map((n) => '\t'.repeat(n)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('(', '[', '{', ')', ']', '}', '"', "'", '`', '/*', '*/', '"""'), fc.integer({ min: 1, max: 3000 })).map(([s, n]) => s.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('(', '[', '{', ')', ']', '}', '"', "'", '`', '/*', '*/', '"""'), fc.integer({ min: 1, max: 3000 }))
+      .map(([s, n]) => s.repeat(n)),
+  },
   // a huge line
   { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 250_000 }).map((n) => `x = "${'ab '.repeat(n / 3)}"`) },
 );
@@ -65,7 +71,8 @@ const mixed = fc.array(fc.tuple(fragment, eol), { minLength: 1, maxLength: 300 }
 /** Deep nesting: brackets, blocks, indentation. */
 const nested = fc.tuple(fc.constantFrom('js', 'py', 'brackets', 'c'), fc.integer({ min: 50, max: 4000 })).map(([kind, d]) => {
   if (kind === 'js') return 'function f() {\n'.repeat(d) + '  return compute(x);\n' + '}\n'.repeat(d);
-  if (kind === 'py') return ['def f():', ...Array.from({ length: d }, (_, i) => `${' '.repeat(i + 1)}if x${i}:`), `${' '.repeat(d + 1)}return compute(x)`].join('\n') + '\n';
+  if (kind === 'py')
+    return ['def f():', ...Array.from({ length: d }, (_, i) => `${' '.repeat(i + 1)}if x${i}:`), `${' '.repeat(d + 1)}return compute(x)`].join('\n') + '\n';
   if (kind === 'c') return 'int f() {\n' + '  if (x) {\n'.repeat(d) + '  compute(x);\n' + '  }\n'.repeat(d) + '}\n';
   return `x = ${'['.repeat(d)}1${']'.repeat(d)}\n`.repeat(3);
 });
@@ -73,7 +80,15 @@ const nested = fc.tuple(fc.constantFrom('js', 'py', 'brackets', 'c'), fc.integer
 const input = fc.oneof({ weight: 4, arbitrary: mixed }, { weight: 1, arbitrary: nested });
 
 const query = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('where are the records replaced instead of cleared?', 'How is the retry delay computed?', 'compute(x) returns the wrong value for negative x', 'LRU eviction order') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'where are the records replaced instead of cleared?',
+      'How is the retry delay computed?',
+      'compute(x) returns the wrong value for negative x',
+      'LRU eviction order',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('', '<|endoftext|>', '   ', '\u0000\uFFFD') },
   { weight: 1, arbitrary: fc.integer({ min: 20_001, max: 40_000 }).map((n) => 'q'.repeat(n)) },
 );
@@ -182,7 +197,12 @@ describe('fuzz: hostile input through every mode', () => {
       { name: '2 MB of python', code: logging.repeat(Math.ceil(2e6 / logging.length)), language: 'python', modes: all },
       { name: '3 MB of spaces on one line', code: ' '.repeat(3e6), modes: all.slice(0, 2) },
       { name: '1 MB of blank lines and CR runs', code: '\n\r\r\r\n'.repeat(2e5), modes: all.slice(0, 2) },
-      { name: 'javascript 10,000 deep', code: 'function f(){\n'.repeat(10_000) + 'return compute(x);\n' + '}\n'.repeat(10_000), language: 'javascript', modes: all.slice(1, 2) },
+      {
+        name: 'javascript 10,000 deep',
+        code: 'function f(){\n'.repeat(10_000) + 'return compute(x);\n' + '}\n'.repeat(10_000),
+        language: 'javascript',
+        modes: all.slice(1, 2),
+      },
     ];
     const found: string[] = [];
     for (const b of big) {

@@ -43,7 +43,10 @@ describe('one range per marker when a budget collapses the input', () => {
     const code = `${long('src/a.py', 3)}\n${long('src/b.py', 5)}\n`;
     const r = await pruner.prune({ code, query: 'running total', tokens: 40 });
     expect(r.text).toBe('... 6 lines omitted, 6 matches (src/a.py:3-38)\n... 6 lines omitted, 6 matches (src/b.py:5-40)\n');
-    expect(r.omitted).toEqual([[1, 6], [7, 12]]);
+    expect(r.omitted).toEqual([
+      [1, 6],
+      [7, 12],
+    ]);
     expect(checkInvariants(code, r)).toBeNull();
   });
 
@@ -70,7 +73,13 @@ describe('a budget too small for even one marker', () => {
 });
 
 describe('grep output whose paths contain colons', () => {
-  const lines = ['C:/src/app.py:12:def handle(request):', 'C:/src/app.py-13-    return respond(request)', '--', 'C:\\src\\util.py:5:def respond(request):', 'src/a:b.py:7:x = 1'];
+  const lines = [
+    'C:/src/app.py:12:def handle(request):',
+    'C:/src/app.py-13-    return respond(request)',
+    '--',
+    'C:\\src\\util.py:5:def respond(request):',
+    'src/a:b.py:7:x = 1',
+  ];
 
   it('is recognised as grep output, with each path and line number exact', () => {
     const doc = ingest(lines.join('\n') + '\n', { detectLanguage });

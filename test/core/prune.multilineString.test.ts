@@ -47,13 +47,17 @@ ${filler(60, '        ')}
 `;
 
 const TS = `export function banner(name: string): string {
-${filler(60, '  ').replace(/^(\s+)/gm, '$1const ').replace(/$/gm, ';')}
+${filler(60, '  ')
+  .replace(/^(\s+)/gm, '$1const ')
+  .replace(/$/gm, ';')}
   const text = \`
     Welcome, \${name}.
     The session banner is deprecated; call greet() instead.
     Bye.
   \`;
-${filler(60, '  ').replace(/^(\s+)/gm, '$1const ').replace(/$/gm, ';')}
+${filler(60, '  ')
+  .replace(/^(\s+)/gm, '$1const ')
+  .replace(/$/gm, ';')}
   return text;
 }
 `;
@@ -69,13 +73,15 @@ More prose.
 */
 
 pub fn escape(input: &str) -> String {
-${filler(60, '    ').replace(/^(\s+)/gm, '$1let ').replace(/$/gm, ';')}
+${filler(60, '    ')
+  .replace(/^(\s+)/gm, '$1let ')
+  .replace(/$/gm, ';')}
     input.to_string()
 }
 `;
 
 describe('multi-line strings and block comments in pruned output', () => {
-  it('the syntax index pairs a multi-line string\'s first line with its last, like a bracket', async () => {
+  it("the syntax index pairs a multi-line string's first line with its last, like a bracket", async () => {
     await ensureGrammar('python');
     const lines = PY.split('\n');
     const idx = buildSyntaxIndex(lines, 'python');

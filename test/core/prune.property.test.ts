@@ -20,8 +20,8 @@ import { MARKER_RE } from '../../src/core/render/render.js';
 import { checkSyntax } from '../../src/core/syntax/index.js';
 import { countLineTokens } from '../../src/core/tokens/count.js';
 import type { PruneResult } from '../../src/core/types.js';
-import { FULL_CORPUS, polyglotCases } from '../helpers/cases.js';
 import { attachmentItems, attachmentViolations } from '../helpers/attachments.js';
+import { FULL_CORPUS, polyglotCases } from '../helpers/cases.js';
 import { clauseHeaderChains, clauseViolations } from '../helpers/clauses.js';
 import { checkInvariants } from '../helpers/invariants.js';
 
@@ -62,7 +62,8 @@ describe('prune properties on polyglot-dev', () => {
         if (mode.ratio && r.tokensOut > Math.floor(r.tokensIn / mode.ratio) && r.tokensIn > 0 && !loneMarkerOverBudget(r))
           failures.push(`${c.path} [${mode.name}] over budget: ${r.tokensOut} > ${r.tokensIn}/${mode.ratio}`);
         // (f) a budget that affords real content is never answered with a lone marker
-        if (mode.name === 'ratio4' && r.tokensIn >= 2000 && r.kept.length === 0) failures.push(`${c.path} [${mode.name}] collapsed to a marker (${r.tokensIn} tokens in)`);
+        if (mode.name === 'ratio4' && r.tokensIn >= 2000 && r.kept.length === 0)
+          failures.push(`${c.path} [${mode.name}] collapsed to a marker (${r.tokensIn} tokens in)`);
         countCheapMarkers(c.code, r);
         if (chains && mode.name !== 'ratio8') {
           clauseChecked++;
@@ -128,28 +129,33 @@ describe('budget mode under random budgets (fast-check)', () => {
   const sample = cases.filter((_, i) => i % (FULL_CORPUS ? 31 : 5) === 0);
   it('never exceeds the budget and kept sets nest as the budget grows', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: sample.length - 1 }), fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 1, max: 3000 }), async (ci, t1, dt) => {
-        const c = sample[ci];
-        const small = await pruner.prune({ code: c.code, query: c.query, path: c.path, tokens: t1 });
-        const big = await pruner.prune({ code: c.code, query: c.query, path: c.path, tokens: t1 + dt });
-        if (!loneMarkerOverBudget(small)) expect(small.tokensOut).toBeLessThanOrEqual(t1);
-        if (!loneMarkerOverBudget(big)) expect(big.tokensOut).toBeLessThanOrEqual(t1 + dt);
-        expect(checkInvariants(c.code, small)).toBeNull();
-        // (h) under any budget: a clause header the budget cannot afford takes its body with it
-        const chains = await clauseHeaderChains(c.code, c.lang);
-        if (chains) for (const r of [small, big]) expect(clauseViolations(chains, r.keepMask)).toEqual([]);
-        // Nesting holds for the score-ranked seeds; repair/gap filling may differ at the edges,
-        // so check that almost every line kept at the small budget is kept at the bigger one.
-        let lost = 0;
-        let kept = 0;
-        small.keepMask.forEach((v, i) => {
-          if (v) {
-            kept++;
-            if (!big.keepMask[i]) lost++;
-          }
-        });
-        expect(lost).toBeLessThanOrEqual(Math.max(2, Math.ceil(kept * 0.05)));
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: sample.length - 1 }),
+        fc.integer({ min: 0, max: 4000 }),
+        fc.integer({ min: 1, max: 3000 }),
+        async (ci, t1, dt) => {
+          const c = sample[ci];
+          const small = await pruner.prune({ code: c.code, query: c.query, path: c.path, tokens: t1 });
+          const big = await pruner.prune({ code: c.code, query: c.query, path: c.path, tokens: t1 + dt });
+          if (!loneMarkerOverBudget(small)) expect(small.tokensOut).toBeLessThanOrEqual(t1);
+          if (!loneMarkerOverBudget(big)) expect(big.tokensOut).toBeLessThanOrEqual(t1 + dt);
+          expect(checkInvariants(c.code, small)).toBeNull();
+          // (h) under any budget: a clause header the budget cannot afford takes its body with it
+          const chains = await clauseHeaderChains(c.code, c.lang);
+          if (chains) for (const r of [small, big]) expect(clauseViolations(chains, r.keepMask)).toEqual([]);
+          // Nesting holds for the score-ranked seeds; repair/gap filling may differ at the edges,
+          // so check that almost every line kept at the small budget is kept at the bigger one.
+          let lost = 0;
+          let kept = 0;
+          small.keepMask.forEach((v, i) => {
+            if (v) {
+              kept++;
+              if (!big.keepMask[i]) lost++;
+            }
+          });
+          expect(lost).toBeLessThanOrEqual(Math.max(2, Math.ceil(kept * 0.05)));
+        },
+      ),
       { numRuns: 25, seed: 42 },
     );
   });

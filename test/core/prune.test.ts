@@ -140,7 +140,7 @@ describe('a whole input judged unrelated', () => {
 });
 
 describe('the threshold a result reports', () => {
-  it('is the calibrated τ by default, the caller\'s when given, and absent in budget mode', async () => {
+  it("is the calibrated τ by default, the caller's when given, and absent in budget mode", async () => {
     const learned = createPruner();
     const scorer = await learned.scorer();
     const byDefault = await learned.prune({ code: logging, query: Q });

@@ -16,7 +16,14 @@ import { checkSyntax } from '../../src/core/syntax/index.js';
 import type { Scorer } from '../../src/core/types.js';
 import { checkInvariants } from '../helpers/invariants.js';
 
-interface Case { path: string; language: string; query: string; ratio: number; code: string; keep: number[] }
+interface Case {
+  path: string;
+  language: string;
+  query: string;
+  ratio: number;
+  code: string;
+  keep: number[];
+}
 const cases: Case[] = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/repair/tight-budget.json'), 'utf8'));
 const frozen = (c: Case): Scorer => ({ name: 'frozen', score: () => ({ keep: Float64Array.from(c.keep), docScore: 1 }) });
 const byPath = (p: string) => cases.find((c) => c.path === p)!;

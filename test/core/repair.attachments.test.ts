@@ -34,7 +34,13 @@ async function check(re: RegExp, req: PruneRequest & { language: string }) {
   expect(checkInvariants(req.code, r)).toBeNull();
   const items = await attachmentItems(req.code, req.language);
   expect(items!.size).toBeGreaterThan(0);
-  expect(attachmentViolations(items!, r.keepMask, splitLines(req.code).lines.map((l) => l.text))).toEqual([]);
+  expect(
+    attachmentViolations(
+      items!,
+      r.keepMask,
+      splitLines(req.code).lines.map((l) => l.text),
+    ),
+  ).toEqual([]);
   expect((await checkSyntax(r.text, req.language)).ok).toBe(true);
   return r;
 }

@@ -35,7 +35,7 @@ function patternScorer(re: RegExp, above = false): Scorer {
 
 async function pruneWith(re: RegExp, req: PruneRequest, above = false) {
   // an explicit threshold: the read policy would return a file this small whole
-  const mode = req.ratio ?? req.tokens ? {} : { threshold: 0.5 };
+  const mode = (req.ratio ?? req.tokens) ? {} : { threshold: 0.5 };
   const r = await createPruner({ scorer: patternScorer(re, above) }).prune({ query: 'q', keepSmall: false, ...mode, ...req });
   expect(checkInvariants(req.code, r)).toBeNull();
   return r;
@@ -44,7 +44,11 @@ async function pruneWith(re: RegExp, req: PruneRequest, above = false) {
 async function violations(code: string, language: string, keepMask: Uint8Array): Promise<string[]> {
   const chains = await clauseHeaderChains(code, language);
   expect(chains).not.toBeNull();
-  return clauseViolations(chains!, keepMask, splitLines(code).lines.map((l) => l.text));
+  return clauseViolations(
+    chains!,
+    keepMask,
+    splitLines(code).lines.map((l) => l.text),
+  );
 }
 
 /** flask/helpers.py shape: the `else:` body is what the query is about, the `if` body is not. */
@@ -251,13 +255,28 @@ describe('a kept line keeps the headers of the clauses around it', () => {
   ];
   const body = (indent: string) => BODY.map((l) => indent + l).join('\n');
   const OTHER: [string, string][] = [
-    ['javascript', `function pick(a, b) {\n  if (a) {\n${body('    ')}\n  } else if (b) {\n${body('    ')}\n  } else {\n${body('    ')}\n    return NEEDLE;\n  }\n}\n`],
+    [
+      'javascript',
+      `function pick(a, b) {\n  if (a) {\n${body('    ')}\n  } else if (b) {\n${body('    ')}\n  } else {\n${body('    ')}\n    return NEEDLE;\n  }\n}\n`,
+    ],
     ['go', `package p\n\nfunc f(x int) int {\n\tswitch x {\n\tcase 1:\n${body('\t\t')}\n\tdefault:\n${body('\t\t')}\n\t\treturn NEEDLE\n\t}\n}\n`],
-    ['rust', `fn f(x: Option<u8>) -> u8 {\n    match x {\n        Some(v) => {\n${body('            ')}\n            v\n        }\n        None => {\n${body('            ')}\n            NEEDLE\n        }\n    }\n}\n`],
+    [
+      'rust',
+      `fn f(x: Option<u8>) -> u8 {\n    match x {\n        Some(v) => {\n${body('            ')}\n            v\n        }\n        None => {\n${body('            ')}\n            NEEDLE\n        }\n    }\n}\n`,
+    ],
     ['ruby', `def f\n${body('  ')}\nrescue StandardError => e\n${body('  ')}\n  NEEDLE\nensure\n  cleanup\nend\n`],
-    ['java', `class A {\n  int f() {\n    try {\n${body('      ')}\n      return 1;\n    } catch (Exception e) {\n${body('      ')}\n      return NEEDLE;\n    } finally {\n      done();\n    }\n  }\n}\n`],
-    ['c_sharp', `class A {\n  int F(int x) {\n    switch (x) {\n      case 1:\n${body('        ')}\n        return 1;\n      default:\n${body('        ')}\n        return NEEDLE;\n    }\n  }\n}\n`],
-    ['python', `def f(x):\n    try:\n${body('        ')}\n    except ValueError:\n${body('        ')}\n    else:\n${body('        ')}\n        return NEEDLE\n`],
+    [
+      'java',
+      `class A {\n  int f() {\n    try {\n${body('      ')}\n      return 1;\n    } catch (Exception e) {\n${body('      ')}\n      return NEEDLE;\n    } finally {\n      done();\n    }\n  }\n}\n`,
+    ],
+    [
+      'c_sharp',
+      `class A {\n  int F(int x) {\n    switch (x) {\n      case 1:\n${body('        ')}\n        return 1;\n      default:\n${body('        ')}\n        return NEEDLE;\n    }\n  }\n}\n`,
+    ],
+    [
+      'python',
+      `def f(x):\n    try:\n${body('        ')}\n    except ValueError:\n${body('        ')}\n    else:\n${body('        ')}\n        return NEEDLE\n`,
+    ],
   ];
   for (const [language, code] of OTHER) {
     it(`${language}: the clause around a kept line is kept, in threshold and budget mode`, async () => {

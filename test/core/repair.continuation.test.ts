@@ -8,7 +8,7 @@
  * otherwise cost more than an 8x budget and the whole file came out empty.
  */
 import { describe, expect, it } from 'vitest';
-import { repairClosure, type KeepReason } from '../../src/core/repair/repair.js';
+import { type KeepReason, repairClosure } from '../../src/core/repair/repair.js';
 import { buildSyntaxIndex, checkSyntax, ensureGrammar } from '../../src/core/syntax/index.js';
 
 /** The kept lines with a comment marker (indented like the next kept line) for each omitted run. */
@@ -94,7 +94,13 @@ describe('repair: expression continuations', () => {
     const code = ['fn app() -> App {', '    App::new("tool")', ...links, '}', ''].join('\n');
     const { kept, lines } = await close(code, 'rust', '"opt-250"');
     // the statement's last line comes too (it ends the expression), nothing else of the chain
-    expect([...kept].sort((a, b) => a - b).map((i) => lines[i].trim())).toEqual(['fn app() -> App {', 'App::new("tool")', '.arg(flag("opt-250"))', '.arg(flag("opt-299"))', '}']);
+    expect([...kept].sort((a, b) => a - b).map((i) => lines[i].trim())).toEqual([
+      'fn app() -> App {',
+      'App::new("tool")',
+      '.arg(flag("opt-250"))',
+      '.arg(flag("opt-299"))',
+      '}',
+    ]);
     expect((await checkSyntax(renderPruned(lines, kept, '//'), 'rust')).ok).toBe(true);
   });
 
@@ -106,7 +112,8 @@ describe('repair: expression continuations', () => {
   });
 
   it('ruby: a `.method` line continues the chain, a `:symbol` line in a list does not', async () => {
-    const code = 'class Job\n  KINDS = [\n    :build,\n    :test,\n    :deploy,\n  ]\n  def run(items)\n    items\n      .select(&:ready?)\n      .each { |i| i.go }\n  end\nend\n';
+    const code =
+      'class Job\n  KINDS = [\n    :build,\n    :test,\n    :deploy,\n  ]\n  def run(items)\n    items\n      .select(&:ready?)\n      .each { |i| i.go }\n  end\nend\n';
     const chain = await close(code, 'ruby', '.each {');
     expect(chain.kept.has(chain.lines.findIndex((l) => l.trim() === 'items'))).toBe(true);
     expect(chain.kept.has(chain.lines.findIndex((l) => l.includes('.select(')))).toBe(false);

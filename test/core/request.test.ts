@@ -20,7 +20,7 @@ const usage = (fn: () => unknown): SkimError => {
   throw new Error('did not throw');
 };
 
-describe('checkPruneRequest (prune()\'s check)', () => {
+describe("checkPruneRequest (prune()'s check)", () => {
   it('accepts a valid request, a session memory included', () => {
     checkPruneRequest({ code: 'x', query: 'q', ratio: 2, language: 'py', pinLines: [1], session: new SessionMemory() });
     checkPruneRequest({ code: '' });
@@ -56,8 +56,12 @@ describe('wireRequestSchema (HTTP bodies, batch lines)', () => {
     expect(usage(() => parseWith(wireRequestSchema, { code: 'x', session: '' })).message).toMatch(/^invalid request: session: /);
   });
 
-  it('has the library\'s rules', () => {
-    for (const bad of [{ code: 'x', ratio: 0.5 }, { code: 'x', ratio: 2, tokens: 3 }, { code: 'x', language: 'cobol' }]) {
+  it("has the library's rules", () => {
+    for (const bad of [
+      { code: 'x', ratio: 0.5 },
+      { code: 'x', ratio: 2, tokens: 3 },
+      { code: 'x', language: 'cobol' },
+    ]) {
       usage(() => parseWith(wireRequestSchema, bad));
       usage(() => checkPruneRequest(bad as PruneRequest));
     }

@@ -5,9 +5,9 @@ import { NUM_CONTEXT_FEATURES } from '../../src/core/features/contextFeatures.js
 import { NUM_FEATURES } from '../../src/core/features/lineFeatures.js';
 import { loadModel, saveModel } from '../../src/core/model/io.js';
 import { LamrModel } from '../../src/core/model/lamr.js';
-import { initParams } from '../../src/train/lamrLoss.js';
-import { baseScorer, compareOnVal, fineTune, readRepoSamples, type RepoSamples } from '../../src/data/adapt.js';
+import { baseScorer, compareOnVal, fineTune, type RepoSamples, readRepoSamples } from '../../src/data/adapt.js';
 import { mineRepository } from '../../src/data/mine.js';
+import { initParams } from '../../src/train/lamrLoss.js';
 import { createHistoryFixture } from './gitRepo.js';
 
 describe('fine-tuning from an init model', () => {

@@ -31,7 +31,10 @@ describe('skim data / skim adapt from the command line', () => {
     const stats = JSON.parse(r.stdout);
     expect(stats.commits.seen).toBe(400);
     expect(stats.commits.dropped.root).toBe(1);
-    const samples = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const samples = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(samples).toHaveLength(399);
     expect(samples.every((s) => s.repo === 'me/hist' && s.gold_lines.length === 1)).toBe(true);
     expect(r.stderr).toMatch(/400 commits walked/);

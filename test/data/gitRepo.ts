@@ -18,7 +18,17 @@ export function createTestRepo(): TestRepo {
     const date = `${1700000000 + tick * 60} +0000`;
     return execFileSync('git', ['-C', dir, ...args], {
       encoding: 'utf8',
-      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_DATE: date,
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1',
+      },
     });
   };
   git('init', '-q', '-b', 'main');
@@ -48,7 +58,7 @@ export function createHistoryRepo(commits: number, files = 12): string {
   const dir = mkdtempSync(join(tmpdir(), 'skim-hist-'));
   execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const content: string[][] = Array.from({ length: files }, (_, f) =>
     Array.from({ length: 60 }, (_, j) => (j % 10 === 0 ? `def handler_${f}_${j}(value):` : `    total_${j} = value + ${j}`)),
   );

@@ -38,7 +38,14 @@ describe('message and path filters', () => {
     expect(cleanMessage('Fix: thing\n\nSee: the docs for why this is needed in the parser')).toContain('See: the docs');
   });
   it('recognises release chores and not ordinary fixes', () => {
-    for (const m of ['Bump version to 1.2.3', 'v2.0.0', 'Release 3.1', 'chore(release): 1.4.0', 'Bump requests from 2.1.0 to 2.2.0', 'chore(deps): update eslint'])
+    for (const m of [
+      'Bump version to 1.2.3',
+      'v2.0.0',
+      'Release 3.1',
+      'chore(release): 1.4.0',
+      'Bump requests from 2.1.0 to 2.2.0',
+      'chore(deps): update eslint',
+    ])
       expect(isReleaseChore(m), m).toBe(true);
     for (const m of ['Fix off-by-one in the version parser', 'Add release notes builder API', 'Handle bumps in the road'])
       expect(isReleaseChore(m), m).toBe(false);
@@ -112,12 +119,28 @@ describe('skim data mine on a scripted repository', () => {
 
     const out = join(repo.dir, 'out.jsonl');
     stats = await mineRepository({ repo: repo.dir, out, name: 'test/repo' });
-    samples = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as CommitSample);
+    samples = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as CommitSample);
   });
   afterAll(() => rmSync(repo.dir, { recursive: true, force: true }));
 
   it('writes the exact field set and order of commits.jsonl.gz', () => {
-    expect(Object.keys(samples[0])).toEqual(['repo', 'commit', 'time', 'path', 'lang', 'query', 'window_start', 'code', 'gold_lines', 'anchor_lines', 'file_lines', 'split']);
+    expect(Object.keys(samples[0])).toEqual([
+      'repo',
+      'commit',
+      'time',
+      'path',
+      'lang',
+      'query',
+      'window_start',
+      'code',
+      'gold_lines',
+      'anchor_lines',
+      'file_lines',
+      'split',
+    ]);
   });
 
   it('labels the rewritten/deleted lines gold and the insertion neighbours anchors, on the file before the commit', () => {

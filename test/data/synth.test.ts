@@ -1,17 +1,28 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCases } from '../../src/train/datasets.js';
 import { chunkCorpus, MAX_CHUNK, MIN_CHUNK } from '../../src/data/synth/chunks.js';
 import { TASK_TYPES } from '../../src/data/synth/prompts.js';
 import { runSynth, type TeacherRecord } from '../../src/data/synth/synth.js';
+import { readCases } from '../../src/train/datasets.js';
 
 /** A Python file of `n` functions of 8 lines each. */
 const pyFile = (name: string, n = 2) =>
-  Array.from({ length: n }, (_, k) => [`def ${name}_${k}(x):`, '    """Docs."""', `    a = x + ${k}`, '    b = a * 2', '    if b > 10:', '        return b', '    return a', '']).flat().join('\n');
+  Array.from({ length: n }, (_, k) => [
+    `def ${name}_${k}(x):`,
+    '    """Docs."""',
+    `    a = x + ${k}`,
+    '    b = a * 2',
+    '    if b > 10:',
+    '        return b',
+    '    return a',
+    '',
+  ])
+    .flat()
+    .join('\n');
 
 interface Call {
   model: string;
@@ -38,7 +49,8 @@ function fakeEndpoint(calls: Call[]): Server {
       res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 100, completion_tokens: 20 } }));
     };
     if (model === 'judge') return reply(JSON.stringify({ score: path.startsWith('meh') ? 2 : 5, reason: 'ok' }));
-    const good = () => reply('Here you go:\n```json\n' + JSON.stringify({ query: `How does ${path} compute the doubled value?`, lines: [[s, s + 2], s + 4] }) + '\n```');
+    const good = () =>
+      reply('Here you go:\n```json\n' + JSON.stringify({ query: `How does ${path} compute the doubled value?`, lines: [[s, s + 2], s + 4] }) + '\n```');
     if (path.startsWith('malformed') && n === 1) return reply('{"query": "broken", "lines": [[1, 2]');
     if (path.startsWith('outofrange')) return reply(JSON.stringify({ query: 'Where is the value doubled?', lines: [[e + 5, e + 9]] }));
     if (path.startsWith('whole')) return reply(JSON.stringify({ query: 'Show me everything in this module', lines: [[s, e]] }));
@@ -98,7 +110,12 @@ describe('skim data synth against a fake endpoint', () => {
     writeFileSync(join(c, 'notes.md'), '# not code\n');
     return c;
   };
-  const read = (f: string): TeacherRecord[] => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const read = (f: string): TeacherRecord[] =>
+    readFileSync(f, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   const base = { model: 'teacher', timeoutMs: 400, retries: 2, backoffMs: 5, concurrency: 3 };
 
   it('keeps valid replies, re-asks after malformed JSON, drops out-of-range and whole-chunk answers, survives 429 and a timeout', async () => {
@@ -161,7 +178,9 @@ describe('skim data synth against a fake endpoint', () => {
     const second = await runSynth({ ...base, corpus: c, endpoint, out });
     expect(second.alreadyDone).toBe(3);
     expect(second.attempted).toBe(5);
-    const paths = read(out).map((r) => r.files[0].path).sort();
+    const paths = read(out)
+      .map((r) => r.files[0].path)
+      .sort();
     expect(paths).toEqual([...names].sort());
     const redone = calls.slice(before).map((x) => x.path);
     expect(redone.filter((p) => ['part0.py', 'part1.py', 'part2.py'].includes(p))).toEqual([]);

@@ -84,7 +84,9 @@ export function attachmentViolations(items: Map<number, number>, keepMask: Uint8
   const out: string[] = [];
   for (const [r, item] of [...items].sort((a, b) => a[0] - b[0])) {
     if (!keepMask[r] || keepMask[item]) continue;
-    out.push(`line ${r + 1} kept without its item at line ${item + 1}${texts ? `: ${JSON.stringify(texts[r].trim())} before ${JSON.stringify(texts[item].trim())}` : ''}`);
+    out.push(
+      `line ${r + 1} kept without its item at line ${item + 1}${texts ? `: ${JSON.stringify(texts[r].trim())} before ${JSON.stringify(texts[item].trim())}` : ''}`,
+    );
   }
   return out;
 }

@@ -30,7 +30,9 @@ export function readJsonlGz<T>(rel: string): T[] {
 
 /** The polyglot corpus: the shipped slice, or all of polyglot-dev with SKIM_TEST_CORPUS=shared. */
 export function polyglotCases(): PolyglotCase[] {
-  return FULL_CORPUS ? readJsonlGz<PolyglotCase>('bench/polyglot-dev.jsonl.gz') : readGzLines<PolyglotCase>(path.join(FIXTURES, 'bench/polyglot-slice.jsonl.gz'));
+  return FULL_CORPUS
+    ? readJsonlGz<PolyglotCase>('bench/polyglot-dev.jsonl.gz')
+    : readGzLines<PolyglotCase>(path.join(FIXTURES, 'bench/polyglot-slice.jsonl.gz'));
 }
 
 export interface PolyglotCase {

@@ -10,16 +10,39 @@ import { withTree } from './parseTree.js';
 /** Clause node types of the twelve grammars (their first row is the clause header). */
 const CLAUSE_TYPES = new Set([
   // python
-  'elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause',
+  'elif_clause',
+  'else_clause',
+  'except_clause',
+  'except_group_clause',
+  'finally_clause',
+  'case_clause',
   // javascript / typescript / c / c++ / php / java / c#
-  'catch_clause', 'switch_case', 'switch_default', 'case_statement', 'default_statement', 'else_if_clause',
-  'switch_block_statement_group', 'switch_rule', 'switch_section', 'preproc_else', 'preproc_elif', 'preproc_elifdef',
+  'catch_clause',
+  'switch_case',
+  'switch_default',
+  'case_statement',
+  'default_statement',
+  'else_if_clause',
+  'switch_block_statement_group',
+  'switch_rule',
+  'switch_section',
+  'preproc_else',
+  'preproc_elif',
+  'preproc_elifdef',
   // go
-  'expression_case', 'default_case', 'type_case', 'communication_case',
+  'expression_case',
+  'default_case',
+  'type_case',
+  'communication_case',
   // rust
   'match_arm',
   // ruby (named `else`, `when`, ... nodes)
-  'elsif', 'else', 'when', 'in_clause', 'rescue', 'ensure',
+  'elsif',
+  'else',
+  'when',
+  'in_clause',
+  'rescue',
+  'ensure',
 ]);
 
 interface Clause {
@@ -71,7 +94,9 @@ export function clauseViolations(chains: number[][], keepMask: Uint8Array, texts
     if (!keepMask[r]) return;
     for (const h of headers) {
       if (keepMask[h]) continue;
-      out.push(`line ${r + 1} kept without its clause header ${h + 1}${texts ? `: ${JSON.stringify(texts[r].trim())} under ${JSON.stringify(texts[h].trim())}` : ''}`);
+      out.push(
+        `line ${r + 1} kept without its clause header ${h + 1}${texts ? `: ${JSON.stringify(texts[r].trim())} under ${JSON.stringify(texts[h].trim())}` : ''}`,
+      );
     }
   });
   return out;

@@ -53,7 +53,11 @@ describe('grep pattern syntax (RE2, as the tool description says)', () => {
     ws2 = await Workspace.open(dir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const lines = (out: string) => out.split('\n').filter((l) => /^mod\.py:\d+:/.test(l)).map((l) => Number(l.split(':')[1]));
+  const lines = (out: string) =>
+    out
+      .split('\n')
+      .filter((l) => /^mod\.py:\d+:/.test(l))
+      .map((l) => Number(l.split(':')[1]));
 
   it('takes | ( ) + ? { } as operators, as grep -E and ripgrep do', async () => {
     expect(lines(await grepTool(ws2, fakePrune, { pattern: 'def (get_records|clear)' }))).toEqual([1, 3]);

@@ -2,13 +2,14 @@
  * End to end: the SDK's own Client drives `skim mcp --root <workspace>` over stdio, as an agent's
  * MCP host would. The server runs from sources through tsx's loader, so no build is needed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { fileURLToPath } from 'node:url';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeWorkspace, type Fixture } from './workspaceFixture.js';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, makeWorkspace } from './workspaceFixture.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -73,7 +74,14 @@ describe('skim mcp over stdio', () => {
 
   it('a few reads into a run (a new connection), prunes to the question, keeping original numbers and marking omitted ranges', async () => {
     const second = new Client({ name: 'skim-e2e-2', version: '0.0.0' });
-    await second.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', fx.root], cwd: REPO, stderr: 'ignore' }));
+    await second.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', fx.root],
+        cwd: REPO,
+        stderr: 'ignore',
+      }),
+    );
     try {
       for (let k = 0; k < 4; k++) await second.callTool({ name: 'grep', arguments: { pattern: 'retry', path: 'pkg' } });
       const r = await second.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: question } });

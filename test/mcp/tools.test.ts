@@ -6,13 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PruneRequest, PruneResult } from '../../src/core/types.js';
+import { createPruner } from '../../src/index.js';
 import { grepTool } from '../../src/mcp/grep.js';
 import { parseLineRange, readFileTool } from '../../src/mcp/readFile.js';
-import { numberLine } from '../../src/tools/fileTools.js';
 import { Workspace } from '../../src/mcp/workspace.js';
-import { createPruner } from '../../src/index.js';
+import { numberLine } from '../../src/tools/fileTools.js';
 import { fakePrune } from '../server/fakeRunner.js';
-import { makeWorkspace, type Fixture } from './workspaceFixture.js';
+import { type Fixture, makeWorkspace } from './workspaceFixture.js';
 
 let fx: Fixture;
 let ws: Workspace;
@@ -71,20 +71,31 @@ describe('read_file', () => {
     const out = await readFileTool(ws, prune, { path: 'pkg/session.py', offset: 10, limit: 3 });
     const lines = out.trimEnd().split('\n');
     expect(lines.slice(0, 3).map((l) => l.split('\t')[0].trim())).toEqual(['10', '11', '12']);
-    expect(lines[3]).toBe(`[session.py has ${fx.longLines} lines; this shows lines 10-12; call read_file with offset=13 to read on]`.replace('session.py', 'pkg/session.py'));
+    expect(lines[3]).toBe(
+      `[session.py has ${fx.longLines} lines; this shows lines 10-12; call read_file with offset=13 to read on]`.replace('session.py', 'pkg/session.py'),
+    );
     await expect(readFileTool(ws, prune, { path: 'pkg/session.py', offset: 100000 })).rejects.toThrow(/past the end/);
   });
 
   it('takes a range as markers name it ("a-b"), and refuses a malformed one', async () => {
     const out = await readFileTool(ws, prune, { path: 'pkg/session.py', lines: '10-12' });
-    expect(out.split('\n').slice(0, 3).map((l) => l.split('\t')[0].trim())).toEqual(['10', '11', '12']);
+    expect(
+      out
+        .split('\n')
+        .slice(0, 3)
+        .map((l) => l.split('\t')[0].trim()),
+    ).toEqual(['10', '11', '12']);
     expect(parseLineRange('7')).toEqual({ offset: 7, limit: 1 });
     for (const bad of ['12-10', '0-3', 'a-b', '1-2-3']) expect(() => parseLineRange(bad)).toThrow(/range like "120-156"/);
   });
 
   it('prunes to max_chars with the real pruner, the question first', async () => {
     const real = createPruner();
-    const out = await readFileTool(ws, (r) => real.prune(r), { path: 'pkg/session.py', context_focus_question: 'Which proxy is selected for a URL?', max_chars: 1200 });
+    const out = await readFileTool(ws, (r) => real.prune(r), {
+      path: 'pkg/session.py',
+      context_focus_question: 'Which proxy is selected for a URL?',
+      max_chars: 1200,
+    });
     const body = out.split('\n').filter((l) => !l.startsWith('[skim'));
     expect(body.join('\n').length).toBeLessThanOrEqual(1200);
     expect(out).toMatch(/def select_proxy/);
@@ -115,7 +126,9 @@ describe('read_file', () => {
     const total = caplog.split('\n').length - 1;
     expect(out).toMatch(new RegExp(`\\.\\.\\. ${total} lines omitted \\(1-${total}\\)`));
     expect(out).toMatch(
-      new RegExp(`\\[skim: nothing here looked relevant to the question \\(relevance 0\\.\\d\\d\\), so all ${total} lines were omitted; if you need them anyway, call read_file again without context_focus_question`),
+      new RegExp(
+        `\\[skim: nothing here looked relevant to the question \\(relevance 0\\.\\d\\d\\), so all ${total} lines were omitted; if you need them anyway, call read_file again without context_focus_question`,
+      ),
     );
     expect(out).not.toMatch(/kept 0 of/);
   });

@@ -3,11 +3,12 @@
  * A fake runner isolates the server's behaviour from the pruning core (see core.test.ts for the
  * real pipeline behind the same routes).
  */
-import { describe, expect, it } from 'vitest';
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type AppOptions } from '../../src/server/app.js';
+import { describe, expect, it } from 'vitest';
+import { type AppOptions, createApp } from '../../src/server/app.js';
 import { fakeRunner } from './fakeRunner.js';
 
 const quiet = { log: () => {} };
@@ -42,13 +43,17 @@ describe('POST /prune (SWE-Pruner wire format)', () => {
     expect(body.model_input_token_cnt).toBeGreaterThan(body.origin_token_cnt);
   });
 
-  it('maps a SWE-Pruner threshold in [0,1] onto the calibrated scale; one outside it, or none, is SWE-Pruner\'s default 0.5', async () => {
+  it("maps a SWE-Pruner threshold in [0,1] onto the calibrated scale; one outside it, or none, is SWE-Pruner's default 0.5", async () => {
     const runner = fakeRunner();
     const a = app({ runner });
     await post(a, '/prune', { query: 'q', code: CODE, threshold: 0.3 });
     await post(a, '/prune', { query: 'q', code: CODE, threshold: 7 });
     await post(a, '/prune', { query: 'q', code: CODE });
-    expect(runner.calls.map((c) => [c.threshold, c.relativeThreshold])).toEqual([[undefined, 0.3], [undefined, 0.5], [undefined, 0.5]]);
+    expect(runner.calls.map((c) => [c.threshold, c.relativeThreshold])).toEqual([
+      [undefined, 0.3],
+      [undefined, 0.5],
+      [undefined, 0.5],
+    ]);
   });
 
   it('rejects a request without code with a JSON 400', async () => {
@@ -141,12 +146,7 @@ describe('batch and rank', () => {
   it('orders documents by document score, ties in request order', async () => {
     const res = await post(app(), '/v1/rank', {
       query: 'proxy environ',
-      documents: [
-        { id: 'a', code: 'x\ny\nz\n' },
-        { id: 'b', path: 'b.py', code: CODE },
-        'proxy\nenviron\n',
-        { id: 'd', code: 'w\n' },
-      ],
+      documents: [{ id: 'a', code: 'x\ny\nz\n' }, { id: 'b', path: 'b.py', code: CODE }, 'proxy\nenviron\n', { id: 'd', code: 'w\n' }],
     });
     const body = await res.json();
     expect(body.results.map((r: { index: number }) => r.index)).toEqual([2, 1, 0, 3]);
@@ -232,7 +232,15 @@ describe('languages', () => {
     const a = app({ runner });
     for (const [path, body] of [
       ['/v1/prune', { code: CODE, language: 'cobol' }],
-      ['/v1/prune/batch', { requests: [{ code: CODE, language: 'python' }, { code: CODE, language: 'cobol' }] }],
+      [
+        '/v1/prune/batch',
+        {
+          requests: [
+            { code: CODE, language: 'python' },
+            { code: CODE, language: 'cobol' },
+          ],
+        },
+      ],
       ['/v1/rank', { query: 'proxy', documents: [{ code: CODE, language: 'cobol' }] }],
     ] as const) {
       const res = await post(a, path, body);
@@ -252,4 +260,3 @@ describe('languages', () => {
     expect(runner.calls.map((c) => c.language)).toEqual(names);
   });
 });
-

@@ -13,7 +13,16 @@ import { formatReport, runBoundedLoad } from '../../scripts/load-bounded.js';
 
 describe('bounded load against skim serve', () => {
   it('keeps /health answering and every request within its deadline while bombs arrive', async () => {
-    const report = await runBoundedLoad({ duration: 2, connections: 2, bombMb: 2, timeoutMs: 1500, marginMs: 1000, healthLimitMs: 250, workers: 2, lines: 400 });
+    const report = await runBoundedLoad({
+      duration: 2,
+      connections: 2,
+      bombMb: 2,
+      timeoutMs: 1500,
+      marginMs: 1000,
+      healthLimitMs: 250,
+      workers: 2,
+      lines: 400,
+    });
     const failed = report.checks.filter((c) => !c.ok);
     expect(failed, formatReport(report)).toEqual([]);
     expect(report.ordinary.requests).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
 /**
  * The HTTP routes in front of the real pruning core (inline runner) and the worker-thread pool.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPruner } from '../../src/index.js';
 import { createApp } from '../../src/server/app.js';
 import { inlineRunner } from '../../src/server/runner.js';
@@ -179,7 +180,15 @@ describe('answers serialized in the worker', () => {
     try {
       const big = ' '.repeat(2_000_000);
       const calls: Array<[string, unknown]> = [
-        ['/v1/prune/batch', { requests: [{ code: SESSION, query: QUESTION, ratio: 4 }, { code: 'x = 1\n', query: 'x' }] }],
+        [
+          '/v1/prune/batch',
+          {
+            requests: [
+              { code: SESSION, query: QUESTION, ratio: 4 },
+              { code: 'x = 1\n', query: 'x' },
+            ],
+          },
+        ],
         ['/prune', { code: SESSION, query: QUESTION }],
         ['/v1/prune', { code: big, query: QUESTION }],
       ];

@@ -18,7 +18,10 @@ export const fakePruneAsync = async (req: PruneRequest): Promise<PruneResult> =>
 export function fakePrune(req: PruneRequest): PruneResult {
   const lines = req.code.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const words = (req.query ?? '').toLowerCase().split(/\W+/).filter((w) => w.length > 2);
+  const words = (req.query ?? '')
+    .toLowerCase()
+    .split(/\W+/)
+    .filter((w) => w.length > 2);
   const keepMask = new Uint8Array(lines.map((l) => (words.some((w) => l.toLowerCase().includes(w)) ? 1 : 0)));
   const kept: [number, number][] = [];
   const omitted: [number, number][] = [];

@@ -2,9 +2,10 @@
  * The node listener: graceful close lets in-flight requests finish; `skim serve` stops cleanly on
  * SIGTERM. Loopback only, ephemeral ports.
  */
-import { describe, expect, it } from 'vitest';
+
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.js';
 import { listen } from '../../src/server/listen.js';
 import { fakeRunner } from './fakeRunner.js';

@@ -1,20 +1,23 @@
 /**
  * `skim rank` from the shell: most relevant file first, JSON output, exit codes.
  */
-import { describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const skim = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO, encoding: 'utf8' });
+const skim = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO, encoding: 'utf8' });
 const FILES = ['examples/playground-lru_cache.go', 'examples/playground-http_session.py', 'examples/playground-rate_limiter.ts'];
 
 describe('skim rank', () => {
   it('prints score<TAB>path, most relevant first', () => {
     const r = skim('rank', '--query', 'How does the session choose which proxy to use for a URL?', ...FILES);
     expect(r.status).toBe(0);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((x) => x[1]).sort()).toEqual([...FILES].sort());
     expect(rows[0][1]).toBe('examples/playground-http_session.py');
     const scores = rows.map((x) => Number(x[0]));

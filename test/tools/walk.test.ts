@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SKIP_DIRS, walkFiles, type WalkOptions } from '../../src/tools/walk.js';
+import { SKIP_DIRS, type WalkOptions, walkFiles } from '../../src/tools/walk.js';
 
 let root: string;
 let outside: string;
@@ -45,7 +45,8 @@ describe('walkFiles', () => {
 
   it('follows the links a predicate accepts, giving their real path', async () => {
     const files: Array<{ rel: string; real?: string }> = [];
-    for await (const f of walkFiles(root, { links: (t) => !t.isDirectory && t.real.startsWith(`${root}${path.sep}`) })) files.push({ rel: f.rel, real: f.real });
+    for await (const f of walkFiles(root, { links: (t) => !t.isDirectory && t.real.startsWith(`${root}${path.sep}`) }))
+      files.push({ rel: f.rel, real: f.real });
     expect(files.map((f) => f.rel)).toContain('link-in.py');
     expect(files.map((f) => f.rel)).not.toContain('link-out.txt');
     expect(files.find((f) => f.rel === 'link-in.py')?.real).toBe(path.join(root, 'z.py'));

@@ -4,13 +4,22 @@
  * figures are known.
  */
 import { describe, expect, it } from 'vitest';
+import type { Scorer } from '../../src/core/types.js';
 import type { LabeledFile } from '../../src/train/datasets.js';
 import { evaluateSets, formatTable } from '../../src/train/evaluate.js';
-import type { Scorer } from '../../src/core/types.js';
 
 const file = (path: string, role: 'gold' | 'distractor', agg: number[]): LabeledFile => ({
-  id: path, source: 'swebench', repo: 'x/y', path, lang: 'python', query: 'parse the retry delay',
-  queryKind: 'issue', lines: Array.from({ length: 60 }, (_, i) => `value_${i} = compute_delay(attempt=${i}, base=backoff_base, cap=backoff_cap)`), agg, role, split: 'val',
+  id: path,
+  source: 'swebench',
+  repo: 'x/y',
+  path,
+  lang: 'python',
+  query: 'parse the retry delay',
+  queryKind: 'issue',
+  lines: Array.from({ length: 60 }, (_, i) => `value_${i} = compute_delay(attempt=${i}, base=backoff_base, cap=backoff_cap)`),
+  agg,
+  role,
+  split: 'val',
 });
 const files = [file('a.py', 'gold', [0, 1]), file('b.py', 'gold', [40]), file('c.py', 'distractor', []), file('d.py', 'distractor', [])];
 // lines 0 and 1 score highest; documents: a.py 0.9, b.py 0.3, c.py 0.5, d.py 0.1 -> AUC (2 + 1) / 4

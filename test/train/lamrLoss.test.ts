@@ -21,7 +21,7 @@ describe('lossAndGrad', () => {
       let gbarTerm = 0;
       const eps = 1e-6;
       for (let k = 0; k < m.p.length; k++) {
-        if (mode === 'single' && (k >= m.L.wD && k < m.L.crfF)) continue; // unused in single mode
+        if (mode === 'single' && k >= m.L.wD && k < m.L.crfF) continue; // unused in single mode
         const old = m.p[k];
         m.p[k] = old + eps;
         const up = totalLoss(m, X, n, y, lw);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { type LabeledFile, repoDistractors } from '../../src/train/datasets.js';
 import { addPrf, prf, recallOf, selectTopK } from '../../src/train/metrics.js';
 import type { Example } from '../../src/train/prepare.js';
 import { auc, calibrateThreshold, DISTRACTOR_WEIGHT } from '../../src/train/trainer.js';
-import { repoDistractors, type LabeledFile } from '../../src/train/datasets.js';
 
 describe('metrics', () => {
   it('selectTopK takes the best lines that fit and never exceeds the budget', () => {
@@ -20,7 +20,10 @@ describe('metrics', () => {
 describe('calibrateThreshold', () => {
   // two teacher gold files: labelled lines score high in their file, others low; one distractor
   const file = (role: 'gold' | 'distractor', keep: number[], agg: number[], doc = role === 'gold' ? 0.9 : 0.2) =>
-    [{ file: { source: 'teacher', role, agg, lines: keep.map(() => 'x = 1') }, n: keep.length } as unknown as Example, { keep: Float64Array.from(keep), doc }] as const;
+    [
+      { file: { source: 'teacher', role, agg, lines: keep.map(() => 'x = 1') }, n: keep.length } as unknown as Example,
+      { keep: Float64Array.from(keep), doc },
+    ] as const;
   // what the calibration minimizes at the default weight
   const cost = (c: { goldKeptShare: number; distractorKeptShare: number }) => c.goldKeptShare + DISTRACTOR_WEIGHT * c.distractorKeptShare;
   const scores = new Map([
@@ -29,7 +32,7 @@ describe('calibrateThreshold', () => {
     file('distractor', [0.03, 0.02, 0.01, 0.01, 0.01, 0.01], []),
   ]);
 
-  it('keeps the target recall and, with a relative floor, drops what is far below each file\'s best', () => {
+  it("keeps the target recall and, with a relative floor, drops what is far below each file's best", () => {
     const plain = calibrateThreshold(scores, 1, { floors: [0] });
     expect(plain.recall).toBe(1);
     expect(plain.relativeFloor).toBe(0);
@@ -78,12 +81,26 @@ describe('auc', () => {
 
 describe('repoDistractors', () => {
   const sample = (repo: string, commit: string, p: string, split: 'train' | 'val' = 'train'): LabeledFile => ({
-    id: `${repo}@${commit}:${p}`, source: 'commit', repo, commit, path: p, lang: 'python', query: `fix ${p} in ${commit}`,
-    queryKind: 'commit', lines: [`# ${p}`], agg: [0], role: 'gold', split,
+    id: `${repo}@${commit}:${p}`,
+    source: 'commit',
+    repo,
+    commit,
+    path: p,
+    lang: 'python',
+    query: `fix ${p} in ${commit}`,
+    queryKind: 'commit',
+    lines: [`# ${p}`],
+    agg: [0],
+    role: 'gold',
+    split,
   });
   const pool = [
-    sample('a/r', 'c1', 'pkg/core/x.py'), sample('a/r', 'c1', 'pkg/core/y.py'), sample('a/r', 'c2', 'pkg/core/z.py'),
-    sample('a/r', 'c3', 'pkg/util/w.py'), sample('a/r', 'c4', 'pkg/core/x.py'), sample('b/s', 'c5', 'pkg/core/v.py'),
+    sample('a/r', 'c1', 'pkg/core/x.py'),
+    sample('a/r', 'c1', 'pkg/core/y.py'),
+    sample('a/r', 'c2', 'pkg/core/z.py'),
+    sample('a/r', 'c3', 'pkg/util/w.py'),
+    sample('a/r', 'c4', 'pkg/core/x.py'),
+    sample('b/s', 'c5', 'pkg/core/v.py'),
   ];
 
   it('pairs a commit message with a file of the same repository and folder from another commit and path', () => {
@@ -115,16 +132,37 @@ describe('repoDistractors', () => {
 
   it('teacher queries: never a file the query already has (its gold file or its own distractor)', () => {
     const teacher = (p: string, q: string, role: 'gold' | 'distractor'): LabeledFile => ({
-      id: `t#${q}:${p}`, source: 'teacher', repo: 'a/r', path: p, lang: 'python', query: q, queryKind: 'goal', taskType: 'code-locate',
-      lines: [`# ${p}`], agg: role === 'gold' ? [0] : [], role, split: 'train',
+      id: `t#${q}:${p}`,
+      source: 'teacher',
+      repo: 'a/r',
+      path: p,
+      lang: 'python',
+      query: q,
+      queryKind: 'goal',
+      taskType: 'code-locate',
+      lines: [`# ${p}`],
+      agg: role === 'gold' ? [0] : [],
+      role,
+      split: 'train',
     });
     const files = [
-      teacher('pkg/a.py', 'q1', 'gold'), teacher('pkg/b.py', 'q1', 'distractor'),
-      teacher('pkg/b.py', 'q2', 'gold'), teacher('pkg/c.py', 'q2', 'distractor'),
-      teacher('pkg/c.py', 'q3', 'gold'), teacher('pkg/a.py', 'q3', 'distractor'),
+      teacher('pkg/a.py', 'q1', 'gold'),
+      teacher('pkg/b.py', 'q1', 'distractor'),
+      teacher('pkg/b.py', 'q2', 'gold'),
+      teacher('pkg/c.py', 'q2', 'distractor'),
+      teacher('pkg/c.py', 'q3', 'gold'),
+      teacher('pkg/a.py', 'q3', 'distractor'),
     ];
-    const out = repoDistractors(files.filter((f) => f.role === 'gold'), files, 1);
-    expect(out.map((d) => [d.query, d.path])).toEqual([['q1', 'pkg/c.py'], ['q2', 'pkg/a.py'], ['q3', 'pkg/b.py']]);
+    const out = repoDistractors(
+      files.filter((f) => f.role === 'gold'),
+      files,
+      1,
+    );
+    expect(out.map((d) => [d.query, d.path])).toEqual([
+      ['q1', 'pkg/c.py'],
+      ['q2', 'pkg/a.py'],
+      ['q3', 'pkg/b.py'],
+    ]);
     expect(out[0]).toMatchObject({ source: 'teacher', queryKind: 'goal', taskType: 'code-locate', role: 'distractor', agg: [] });
   });
 });

@@ -21,7 +21,7 @@ describe('runTraining', () => {
   });
   afterAll(() => remove());
 
-  it('trains each stage at its own width, and --init without --hidden takes the init model\'s', async () => {
+  it("trains each stage at its own width, and --init without --hidden takes the init model's", async () => {
     const first = join(tmp, 'first');
     await runTraining({ ...quiet, data: [data], out: first, epochs: 1, maxSamples: 60, hidden: 6, contextHidden: 10 });
     const a = loadModel(first);
@@ -36,6 +36,8 @@ describe('runTraining', () => {
     expect(JSON.parse(readFileSync(join(second, 'model.json'), 'utf8')).thresholdCalibration).toMatch(/distractor characters weighted 3x\)/);
     expect(JSON.parse(readFileSync(join(first, 'model.json'), 'utf8')).thresholdCalibration).toMatch(/weighted 1\.8x, their excess in real reads/);
     // an explicit width that differs from the init model's is a usage error, said plainly
-    await expect(runTraining({ ...quiet, data: [data], out: join(tmp, 'third'), epochs: 1, maxSamples: 60, init: first, hidden: 8 })).rejects.toThrow(/6 hidden units, not 8/);
+    await expect(runTraining({ ...quiet, data: [data], out: join(tmp, 'third'), epochs: 1, maxSamples: 60, init: first, hidden: 8 })).rejects.toThrow(
+      /6 hidden units, not 8/,
+    );
   }, 120_000);
 });

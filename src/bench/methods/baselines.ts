@@ -10,9 +10,9 @@
  *    best window's score (nothing when no query term occurs).
  */
 import { Bm25, terms } from '../../core/features/lexical.js';
+import { mulberry32 } from '../../train/lamrLoss.js';
 import { budgetTokens, fitGroups, toOutput } from '../budget.js';
 import { renderMask } from '../render.js';
-import { mulberry32 } from '../../train/lamrLoss.js';
 import type { BenchMethod, Budget, MethodOutput, PreparedFile } from './types.js';
 
 function allLines(f: PreparedFile): number[] {
@@ -63,7 +63,11 @@ export const randomMethod: BenchMethod = {
       const j = Math.floor(rnd() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
-    return fitGroups(f.doc, order.map((i) => [i]), budgetTokens(f.tokensIn, requireRatio('random', b)));
+    return fitGroups(
+      f.doc,
+      order.map((i) => [i]),
+      budgetTokens(f.tokensIn, requireRatio('random', b)),
+    );
   },
 };
 
@@ -106,12 +110,21 @@ export const bm25Method: BenchMethod = {
       return toOutput(renderMask(f.doc, keep));
     }
     const budget = budgetTokens(f.tokensIn, b.ratio);
-    const whole = fitGroups(f.doc, ranked.map((w) => w.lines), budget);
+    const whole = fitGroups(
+      f.doc,
+      ranked.map((w) => w.lines),
+      budget,
+    );
     // Cut the best window that did not fit to the budget left: its lines in order.
     const cut = ranked.find((w) => w.lines.some((i) => !whole.keepMask[i]));
     if (!cut) return whole;
-    return fitGroups(f.doc, ranked.filter((w) => w.lines.every((i) => whole.keepMask[i])).map((w) => w.lines), budget, {
-      tail: cut.lines.map((i) => [i]),
-    });
+    return fitGroups(
+      f.doc,
+      ranked.filter((w) => w.lines.every((i) => whole.keepMask[i])).map((w) => w.lines),
+      budget,
+      {
+        tail: cut.lines.map((i) => [i]),
+      },
+    );
   },
 };

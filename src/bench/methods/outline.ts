@@ -44,4 +44,3 @@ export const outlineMethod: BenchMethod = {
     return fitGroups(f.doc, groups, budgetTokens(f.tokensIn, b.ratio));
   },
 };
-

@@ -16,8 +16,21 @@ export const REPOMIX_SEPARATOR = '⋮----';
 
 /** File extensions Repomix recognizes, for inputs without a path (grep observations). */
 const EXT: Record<string, string> = {
-  python: 'py', typescript: 'ts', tsx: 'tsx', javascript: 'js', go: 'go', rust: 'rs', java: 'java', c: 'c', cpp: 'cpp',
-  c_sharp: 'cs', ruby: 'rb', kotlin: 'kt', php: 'php', swift: 'swift', css: 'css',
+  python: 'py',
+  typescript: 'ts',
+  tsx: 'tsx',
+  javascript: 'js',
+  go: 'go',
+  rust: 'rs',
+  java: 'java',
+  c: 'c',
+  cpp: 'cpp',
+  c_sharp: 'cs',
+  ruby: 'rb',
+  kotlin: 'kt',
+  php: 'php',
+  swift: 'swift',
+  css: 'css',
 };
 
 type Repomix = typeof import('repomix');

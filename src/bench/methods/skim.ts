@@ -6,18 +6,14 @@
  * `skim@<τ>` is skim in threshold mode at a fixed τ instead of the calibrated one, to chart the
  * recall / compression trade-off a user would get from `skim prune --threshold τ`.
  */
-import { createPruner } from '../../index.js';
+
 import type { PruneRequest } from '../../core/types.js';
+import { createPruner } from '../../index.js';
 import type { BenchMethod, Budget, PreparedFile } from './types.js';
 
 type Pruner = ReturnType<typeof createPruner>;
 
-function pruneMethod(
-  name: string,
-  make: () => Pruner,
-  extra: Partial<PruneRequest> = {},
-  kind: BenchMethod['kind'] = 'budgeted',
-): BenchMethod {
+function pruneMethod(name: string, make: () => Pruner, extra: Partial<PruneRequest> = {}, kind: BenchMethod['kind'] = 'budgeted'): BenchMethod {
   let pruner: Pruner | undefined;
   return {
     name,

@@ -7,10 +7,10 @@ import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
-import { SkimError } from '../../core/errors.js';
 import { METHOD_NAMES } from '../../bench/methods/names.js';
 import { parseBudget } from '../../bench/methods/types.js';
 import type { BenchOptions } from '../../bench/runner.js';
+import { SkimError } from '../../core/errors.js';
 import { intAtLeast, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
@@ -64,7 +64,10 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
   let methods, budgets;
   try {
     methods = resolveMethods(o.methods);
-    budgets = o.budgets.split(',').filter((s) => s.trim()).map(parseBudget);
+    budgets = o.budgets
+      .split(',')
+      .filter((s) => s.trim())
+      .map(parseBudget);
   } catch (e) {
     throw new SkimError((e as Error).message, 'EUSAGE');
   }
@@ -141,7 +144,12 @@ export function registerBench(program: Command): void {
     .command('bench')
     .description('benchmark skim and baselines on labelled cases: recall, compression, validity, latency')
     .requiredOption('--cases <file>', 'case file (.jsonl or .jsonl.gz); repeatable', (v: string, prev: string[] = []) => [...prev, v])
-    .addOption(new Option('--methods <list>', `comma-separated methods, or "all" (${METHOD_NAMES.join(', ')}); skim@<τ> runs skim's adaptive mode at threshold τ`).default('all'))
+    .addOption(
+      new Option(
+        '--methods <list>',
+        `comma-separated methods, or "all" (${METHOD_NAMES.join(', ')}); skim@<τ> runs skim's adaptive mode at threshold τ`,
+      ).default('all'),
+    )
     .option('--budgets <list>', 'comma-separated budgets: adaptive and/or ratios (4 = output <= input/4 tokens)', 'adaptive,4,8')
     .option('--limit <n>', 'at most N cases per file', numberOption(intAtLeast(1)))
     .option('--json <out>', 'write the full report as JSON')

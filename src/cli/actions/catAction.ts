@@ -5,55 +5,62 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { FIELD_RULES } from '../../core/request.js';
+import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
 import { taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
 export function registerCat(program: Command): void {
-  const cat = program.command('cat').description('print files numbered like `cat -n`, pruned to what the --focus question needs').argument('<files...>', 'files to read');
+  const cat = program
+    .command('cat')
+    .description('print files numbered like `cat -n`, pruned to what the --focus question needs')
+    .argument('<files...>', 'files to read');
   pruneOptions(cat, '-f, --focus <question>', 'goal hint: a complete question about the logic you need (omit to read whole)')
     .option('--offset <line>', 'first line to show (1-based)', numberOption(FIELD_RULES.count))
     .option('--limit <n>', 'number of lines to show', numberOption(FIELD_RULES.count))
-    .action(action(async (files: string[], flags: CatFlags) => withSession(flags, async (session) => {
-      const pruner = prunerFor(flags);
-      const task = taskOf(flags);
-      let status = 0;
-      for (const file of files) {
-        let text: string;
-        let encoding: 'utf8' | 'latin1';
-        let warning: string | undefined;
-        try {
-          ({ text, encoding, warning } = await readTextFile(file));
-        } catch (err) {
-          if (!(err instanceof SkimError)) throw err;
-          process.stderr.write(`skim cat: ${err.message}\n`);
-          status = 1;
-          continue;
-        }
-        const numbered = numberLines(text, { offset: flags.offset, limit: flags.limit });
-        if (files.length > 1) await writeOut(`==> ${file} <==\n`);
-        if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined && flags.maxChars === undefined) {
-          await writeOut(numbered, encoding);
-          continue;
-        }
-        // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
-        if (warning) warn(`${file}: ${warning}`);
-        const result = await pruner.prune({
-          code: numbered,
-          query: flags.focus,
-          task,
-          path: file,
-          ratio: flags.ratio,
-          tokens: flags.tokens,
-          maxChars: flags.maxChars,
-          session,
-        });
-        for (const d of result.diagnostics) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
-        await writeOut(result.text, encoding);
-      }
-      return status;
-    })));
+    .action(
+      action(async (files: string[], flags: CatFlags) =>
+        withSession(flags, async (session) => {
+          const pruner = prunerFor(flags);
+          const task = taskOf(flags);
+          let status = 0;
+          for (const file of files) {
+            let text: string;
+            let encoding: 'utf8' | 'latin1';
+            let warning: string | undefined;
+            try {
+              ({ text, encoding, warning } = await readTextFile(file));
+            } catch (err) {
+              if (!(err instanceof SkimError)) throw err;
+              process.stderr.write(`skim cat: ${err.message}\n`);
+              status = 1;
+              continue;
+            }
+            const numbered = numberLines(text, { offset: flags.offset, limit: flags.limit });
+            if (files.length > 1) await writeOut(`==> ${file} <==\n`);
+            if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined && flags.maxChars === undefined) {
+              await writeOut(numbered, encoding);
+              continue;
+            }
+            // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
+            if (warning) warn(`${file}: ${warning}`);
+            const result = await pruner.prune({
+              code: numbered,
+              query: flags.focus,
+              task,
+              path: file,
+              ratio: flags.ratio,
+              tokens: flags.tokens,
+              maxChars: flags.maxChars,
+              session,
+            });
+            for (const d of result.diagnostics) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
+            await writeOut(result.text, encoding);
+          }
+          return status;
+        }),
+      ),
+    );
 }

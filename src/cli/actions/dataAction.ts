@@ -65,7 +65,7 @@ export function registerData(program: Command): void {
   const data = program.command('data').description('build training data: mine git history, or label code with a teacher LLM');
   data
     .command('mine')
-    .description('mine a repository\'s git history into commit samples (the format of commits.jsonl.gz)')
+    .description("mine a repository's git history into commit samples (the format of commits.jsonl.gz)")
     .requiredOption('--repo <path>', 'git work tree to mine')
     .requiredOption('--out <file>', 'output .jsonl file')
     .option('--since <date>', 'only commits after this date (anything `git log --since` accepts)')
@@ -74,19 +74,21 @@ export function registerData(program: Command): void {
     .option('--rev <rev>', 'revision to walk back from', 'HEAD')
     .option('--name <owner/name>', 'value of the "repo" field (default: from the origin remote)')
     .option('--max-file-change <n>', 'drop files with more changed lines than this as huge diffs', numberOption(intAtLeast(1)))
-    .action(action(async (flags: MineFlags) => {
-      if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
-      assertOutDir(flags.out);
-      const { formatMineStats, mineRepository } = await import('../../data/mine.js');
-      const bar = progressBar('mine');
-      const stats = await mineRepository({
-        ...flags,
-        onStart: (total) => bar.start(total),
-        onCommit: (done, samples) => bar.update(done, `${samples} samples`),
-      }).finally(() => bar.stop());
-      process.stderr.write(formatMineStats(stats) + '\n');
-      await writeOut(JSON.stringify({ out: flags.out, ...stats }) + '\n');
-    }));
+    .action(
+      action(async (flags: MineFlags) => {
+        if (!existsSync(flags.repo) || !statSync(flags.repo).isDirectory()) throw new SkimError(`no such directory: ${flags.repo}`, 'ENOINPUT');
+        assertOutDir(flags.out);
+        const { formatMineStats, mineRepository } = await import('../../data/mine.js');
+        const bar = progressBar('mine');
+        const stats = await mineRepository({
+          ...flags,
+          onStart: (total) => bar.start(total),
+          onCommit: (done, samples) => bar.update(done, `${samples} samples`),
+        }).finally(() => bar.stop());
+        process.stderr.write(formatMineStats(stats) + '\n');
+        await writeOut(JSON.stringify({ out: flags.out, ...stats }) + '\n');
+      }),
+    );
 
   data
     .command('synth')
@@ -104,39 +106,41 @@ export function registerData(program: Command): void {
     .option('--retries <n>', 'retries per request on 429/5xx/timeouts', numberOption(numberIn(0)), 3)
     .option('--price-in <usd>', 'USD per 1M prompt tokens (for the cost estimate)', numberOption(numberIn(0)))
     .option('--price-out <usd>', 'USD per 1M completion tokens', numberOption(numberIn(0)))
-    .action(action(async (flags: SynthFlags) => {
-      if (!existsSync(flags.corpus)) throw new SkimError(`no such file or directory: ${flags.corpus}`, 'ENOINPUT');
-      assertOutDir(flags.out);
-      try {
-        new URL(flags.endpoint);
-      } catch {
-        throw new SkimError(`--endpoint is not a URL: ${flags.endpoint}`, 'EUSAGE');
-      }
-      const { formatSynthSummary, runSynth } = await import('../../data/synth/synth.js');
-      const apiKey = process.env.SKIM_API_KEY ?? process.env.OPENAI_API_KEY;
-      const ctl = new AbortController();
-      // Ctrl-C: stop taking chunks, let in-flight ones end, print the summary; a second one kills
-      const onSigint = () => {
-        if (ctl.signal.aborted) process.exit(130);
-        process.stderr.write('\nskim: interrupted, finishing; run the same command again to resume\n');
-        ctl.abort();
-      };
-      process.on('SIGINT', onSigint);
-      const bar = progressBar('synth');
-      try {
-        const summary = await runSynth({
-          ...flags,
-          timeoutMs: flags.timeout,
-          apiKey,
-          signal: ctl.signal,
-          onStart: (total) => bar.start(total),
-          onDone: (d, kept) => bar.update(d, `${kept} kept`),
-        }).finally(() => bar.stop());
-        process.stderr.write(formatSynthSummary(summary) + '\n');
-        await writeOut(JSON.stringify({ out: flags.out, ...summary }) + '\n');
-        if (summary.interrupted) return 130;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-    }));
+    .action(
+      action(async (flags: SynthFlags) => {
+        if (!existsSync(flags.corpus)) throw new SkimError(`no such file or directory: ${flags.corpus}`, 'ENOINPUT');
+        assertOutDir(flags.out);
+        try {
+          new URL(flags.endpoint);
+        } catch {
+          throw new SkimError(`--endpoint is not a URL: ${flags.endpoint}`, 'EUSAGE');
+        }
+        const { formatSynthSummary, runSynth } = await import('../../data/synth/synth.js');
+        const apiKey = process.env.SKIM_API_KEY ?? process.env.OPENAI_API_KEY;
+        const ctl = new AbortController();
+        // Ctrl-C: stop taking chunks, let in-flight ones end, print the summary; a second one kills
+        const onSigint = () => {
+          if (ctl.signal.aborted) process.exit(130);
+          process.stderr.write('\nskim: interrupted, finishing; run the same command again to resume\n');
+          ctl.abort();
+        };
+        process.on('SIGINT', onSigint);
+        const bar = progressBar('synth');
+        try {
+          const summary = await runSynth({
+            ...flags,
+            timeoutMs: flags.timeout,
+            apiKey,
+            signal: ctl.signal,
+            onStart: (total) => bar.start(total),
+            onDone: (d, kept) => bar.update(d, `${kept} kept`),
+          }).finally(() => bar.stop());
+          process.stderr.write(formatSynthSummary(summary) + '\n');
+          await writeOut(JSON.stringify({ out: flags.out, ...summary }) + '\n');
+          if (summary.interrupted) return 130;
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+      }),
+    );
 }

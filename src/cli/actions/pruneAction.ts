@@ -2,21 +2,20 @@
  * `skim prune [FILE|-] --query Q [--ratio N | --tokens N | --threshold T]` and
  * `skim prune --batch IN.jsonl` (one request per line, one result per line, one process).
  */
-import { createReadStream } from 'node:fs';
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import readline from 'node:readline';
 import zlib from 'node:zlib';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { diagnostic } from '../../core/diagnostics.js';
 import { SkimError } from '../../core/errors.js';
 import type { Pruner } from '../../core/prune.js';
-import type { PruneRequest, PruneResult } from '../../core/types.js';
-import { SessionMemory } from '../../core/session/memory.js';
-import { taskOf, withSession } from '../session.js';
-import { decodeInput } from '../../tools/fileTools.js';
-import { z } from 'zod';
 import { FIELD_RULES, parseWith, REQUEST_FIELDS, sessionId } from '../../core/request.js';
+import { SessionMemory } from '../../core/session/memory.js';
+import type { PruneRequest, PruneResult } from '../../core/types.js';
+import { decodeInput } from '../../tools/fileTools.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, readInput, warn, writeOut } from '../io.js';
+import { taskOf, withSession } from '../session.js';
 
 interface PruneFlags extends PruneOptionFlags {
   query?: string;
@@ -30,7 +29,10 @@ interface PruneFlags extends PruneOptionFlags {
 }
 
 export function registerPrune(program: Command): void {
-  const prune = program.command('prune').description('prune a file or tool output (cat -n, grep -n) for a goal hint').argument('[file]', 'file to prune, or - for stdin');
+  const prune = program
+    .command('prune')
+    .description('prune a file or tool output (cat -n, grep -n) for a goal hint')
+    .argument('[file]', 'file to prune, or - for stdin');
   pruneOptions(prune, '-q, --query <text>', 'the goal hint: what you need from this code')
     .option('--threshold <p>', 'keep lines whose keep probability >= p (default: the read policy at the calibrated threshold)', numberOption(FIELD_RULES.unit))
     .option('--first-line <n>', 'the input is a window of its file starting at this line (e.g. sed -n 120,180p)', numberOption(FIELD_RULES.lineNumber))
@@ -39,13 +41,15 @@ export function registerPrune(program: Command): void {
     .option('--explain', 'show every line with its keep score, gate split and why it was kept')
     .option('--no-repair', 'skip the syntax repair stage (ablation)')
     .option('--batch <file.jsonl>', 'read one request per line ({id, code|path, query, ...}); stream one JSON result per line')
-    .action(action(async (file: string | undefined, flags: PruneFlags) => {
-      if ([flags.ratio, flags.tokens, flags.maxChars].filter((v) => v !== undefined).length > 1)
-        throw new SkimError('give one budget: --ratio, --tokens or --max-chars', 'EUSAGE');
-      const pruner = prunerFor(flags);
-      if (flags.batch) return runBatch(pruner, flags.batch, flags);
-      return withSession(flags, (session) => pruneOne(pruner, file, flags, session));
-    }));
+    .action(
+      action(async (file: string | undefined, flags: PruneFlags) => {
+        if ([flags.ratio, flags.tokens, flags.maxChars].filter((v) => v !== undefined).length > 1)
+          throw new SkimError('give one budget: --ratio, --tokens or --max-chars', 'EUSAGE');
+        const pruner = prunerFor(flags);
+        if (flags.batch) return runBatch(pruner, flags.batch, flags);
+        return withSession(flags, (session) => pruneOne(pruner, file, flags, session));
+      }),
+    );
 }
 
 async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFlags, session: SessionMemory | undefined): Promise<number> {
@@ -114,7 +118,8 @@ function renderExplain(code: string, r: PruneResult): string {
     const why = e.kept ? (e.reason ?? '') : '';
     out += `${formatScore(e.score)} ${gate} ${mark} ${why.padEnd(17)} ${String(e.line).padStart(width)}| ${lines[e.line - 1] ?? ''}\n`;
   }
-  const mode = r.threshold !== undefined ? `threshold ${formatScore(r.threshold).trim()} (lines scoring below it are dropped)` : 'budget mode (best scores first)';
+  const mode =
+    r.threshold !== undefined ? `threshold ${formatScore(r.threshold).trim()} (lines scoring below it are dropped)` : 'budget mode (best scores first)';
   out += `# scorer ${r.scorer ?? '?'}; doc score ${r.score}; ${mode}; tokens ${r.tokensIn} -> ${r.tokensOut}; ${r.ms.toFixed(1)} ms\n`;
   return out;
 }
@@ -170,25 +175,28 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
         sessions.set(req.session, session);
       }
       const ownBudget = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
-      const result = withWarning(await pruner.prune({
-        code,
-        query: req.query ?? flags.query,
-        language: req.language ?? flags.language,
-        path: req.path,
-        ratio: ownBudget ? req.ratio : flags.ratio,
-        tokens: ownBudget ? req.tokens : flags.tokens,
-        maxChars: ownBudget ? req.maxChars : flags.maxChars,
-        threshold: req.threshold ?? flags.threshold,
-        explain: req.explain ?? flags.explain,
-        repair: req.repair ?? flags.repair,
-        task: req.task ?? taskOf(flags),
-        firstLine: req.firstLine,
-        window: req.window,
-        relativeThreshold: req.relativeThreshold,
-        keepSmall: req.keepSmall,
-        pinLines: req.pinLines,
-        session,
-      }), warning);
+      const result = withWarning(
+        await pruner.prune({
+          code,
+          query: req.query ?? flags.query,
+          language: req.language ?? flags.language,
+          path: req.path,
+          ratio: ownBudget ? req.ratio : flags.ratio,
+          tokens: ownBudget ? req.tokens : flags.tokens,
+          maxChars: ownBudget ? req.maxChars : flags.maxChars,
+          threshold: req.threshold ?? flags.threshold,
+          explain: req.explain ?? flags.explain,
+          repair: req.repair ?? flags.repair,
+          task: req.task ?? taskOf(flags),
+          firstLine: req.firstLine,
+          window: req.window,
+          relativeThreshold: req.relativeThreshold,
+          keepSmall: req.keepSmall,
+          pinLines: req.pinLines,
+          session,
+        }),
+        warning,
+      );
       await writeOut(JSON.stringify({ id, ...jsonResult(result, req.explain ?? flags.explain) }) + '\n');
     } catch (err) {
       failures++;

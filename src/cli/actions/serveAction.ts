@@ -1,8 +1,9 @@
 /**
  * `skim serve`: the HTTP API and playground on a local port.
  */
-import type { Command } from 'commander';
+
 import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';

@@ -2,8 +2,9 @@
  * `skim train`: train the learned skimmer on commit samples and teacher-labelled queries.
  * Progress bars go to stderr (TTY only); the log lines go to stderr too; stdout gets a JSON summary path.
  */
-import type { Command } from 'commander';
+
 import { existsSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { DISTRACTOR_WEIGHT } from '../../train/constants.js';
 import type { TrainRunOptions } from '../../train/pipeline.js';
@@ -45,23 +46,38 @@ export function registerTrain(program: Command): void {
   program
     .command('train')
     .description('train the learned skimmer (LaMR-style CRF model) and write weights to --out')
-    .requiredOption('--data <file>', 'training data (.jsonl or .jsonl.gz: commit samples or teacher cases); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .requiredOption('--data <file>', 'training data (.jsonl or .jsonl.gz: commit samples or teacher cases); repeatable', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
     .requiredOption('--out <dir>', 'model directory to write (model.json, weights.bin, bridge.bin, bridge.json, train-report.json)')
     .option('--init <dir>', 'start from the weights of this model directory')
     .option('--epochs <n>', 'training epochs', numberOption(intAtLeast(1)))
     .option('--max-samples <n>', 'cap on filtered commit samples used for training (default 3000)', numberOption(intAtLeast(1)))
     .option('--seed <n>', 'random seed', numberOption(intAtLeast(0)))
     .option('--mode <mode>', 'lamr (two rubrics + gate + fused CRF) or single (one CRF on the aggregate label)', 'lamr')
-    .option('--hidden <n>', 'hidden units of the shared MLP (default 32, or the --init model\'s; the shipped model has 48)', numberOption(intAtLeast(2)))
+    .option('--hidden <n>', "hidden units of the shared MLP (default 32, or the --init model's; the shipped model has 48)", numberOption(intAtLeast(2)))
     .option('--context-hidden <n>', 'hidden units of the second (auto-context) stage (default: --hidden)', numberOption(intAtLeast(2)))
-    .option('--commit-distractors <rate>', 'distractor files per commit sample: other files of its repository, same folder first (document label 0; fractions apply to that share of samples; default 0, the shipped model: 1)', numberOption(RATE))
-    .option('--teacher-distractors <rate>', 'extra distractor files per teacher query, drawn the same way from the other teacher files of its repository (default 0)', numberOption(RATE))
+    .option(
+      '--commit-distractors <rate>',
+      'distractor files per commit sample: other files of its repository, same folder first (document label 0; fractions apply to that share of samples; default 0, the shipped model: 1)',
+      numberOption(RATE),
+    )
+    .option(
+      '--teacher-distractors <rate>',
+      'extra distractor files per teacher query, drawn the same way from the other teacher files of its repository (default 0)',
+      numberOption(RATE),
+    )
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', numberOption(numberIn(0)))
     .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', numberOption(numberIn(0)))
     .option('--target-recall <r>', 'recall target for threshold calibration (default 0.9)', numberOption(numberIn(0, 1)))
-    .option('--distractor-weight <w>', `cost of a kept distractor character against a kept gold-file character when calibrating (default ${DISTRACTOR_WEIGHT}: unrelated reads outnumber related ones)`, numberOption(RATE))
-    .option('--no-context-stage', 'do not train the second (auto-context) stage over the first stage\'s marginals')
+    .option(
+      '--distractor-weight <w>',
+      `cost of a kept distractor character against a kept gold-file character when calibrating (default ${DISTRACTOR_WEIGHT}: unrelated reads outnumber related ones)`,
+      numberOption(RATE),
+    )
+    .option('--no-context-stage', "do not train the second (auto-context) stage over the first stage's marginals")
     .action(async (opts: TrainOptions) => {
       for (const d of opts.data) if (!existsSync(d)) throw new SkimError(`data file not found: ${d}`, 'ENOINPUT');
       if (opts.mode !== 'lamr' && opts.mode !== 'single') throw new SkimError('--mode must be lamr or single', 'EUSAGE');
@@ -102,24 +118,28 @@ export function registerModelEval(program: Command): void {
       const sets = await loadEvalSets({ commits: opts.commits, swebench: opts.swebench, goalhint: opts.goalhint, limit: opts.limit });
       let bar: ReturnType<typeof makeProgress> | null = null;
       let label = '';
-      const rows = opts.onlyLatency ? [] : await evaluateSets(sets, scorersFor(models, opts.heuristic), {
-        prune: opts.prune,
-        onProgress: (l, d, t) => {
-          if (l !== label) {
-            bar?.stop();
-            bar = makeProgress(l.slice(0, 14), t);
-            label = l;
-          }
-          bar?.update(d);
-        },
-      });
+      const rows = opts.onlyLatency
+        ? []
+        : await evaluateSets(sets, scorersFor(models, opts.heuristic), {
+            prune: opts.prune,
+            onProgress: (l, d, t) => {
+              if (l !== label) {
+                bar?.stop();
+                bar = makeProgress(l.slice(0, 14), t);
+                label = l;
+              }
+              bar?.update(d);
+            },
+          });
       (bar as ReturnType<typeof makeProgress> | null)?.stop();
       if (opts.latency || opts.onlyLatency) {
         const sw = sets.find((x) => x.name === 'swebench-dev');
         if (sw) {
           for (const sp of scorersFor(models, opts.heuristic)) {
             const l = await scoringLatency(sp.scorer, sw.files);
-            process.stdout.write(`latency ${sp.name}: ${l.files} files of 800-1200 lines, p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, p50 per 1000 lines ${l.p50Per1000.toFixed(2)} ms, CPU-time p50 ${l.cpuP50.toFixed(2)} ms\n`);
+            process.stdout.write(
+              `latency ${sp.name}: ${l.files} files of 800-1200 lines, p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, p50 per 1000 lines ${l.p50Per1000.toFixed(2)} ms, CPU-time p50 ${l.cpuP50.toFixed(2)} ms\n`,
+            );
           }
         }
       }

@@ -120,7 +120,10 @@ export function fitBridge(samples: BridgeSample[], opts: BridgeFitOptions = {}):
     }
     if (!row.length) continue;
     row.sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-    table.set(names[q], row.slice(0, topPerQuery).map(([c, a]) => [c, Math.round(a * 100) / 100]));
+    table.set(
+      names[q],
+      row.slice(0, topPerQuery).map(([c, a]) => [c, Math.round(a * 100) / 100]),
+    );
   }
   return { table, prior };
 }
@@ -170,4 +173,3 @@ export function mergeBridges(base: BridgeTable, extra: BridgeTable, topPerQuery 
   for (const [c, v] of extra.prior) prior.set(c, v);
   return { table, prior };
 }
-

@@ -295,7 +295,12 @@ export function unpackBridge(file: Uint8Array, name = 'bridge table'): BridgeTab
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) bad('this machine is big-endian');
   const align4 = (x: number) => (x + 3) & ~3;
   let at = 4 * HEADER_WORDS;
-  const need = at + 4 * (nStrings + 1 + nRows + nRows + 1 + nPairs + nPrior + rowSlots + priorSlots) + align4(valueBytes * nPairs) + align4(valueBytes * nPrior) + align4(poolBytes);
+  const need =
+    at +
+    4 * (nStrings + 1 + nRows + nRows + 1 + nPairs + nPrior + rowSlots + priorSlots) +
+    align4(valueBytes * nPairs) +
+    align4(valueBytes * nPrior) +
+    align4(poolBytes);
   if (need !== bytes.byteLength) bad(`${bytes.byteLength} bytes, the header describes ${need} (truncated?)`);
   const u32 = (count: number) => {
     const a = new Uint32Array(bytes.buffer, bytes.byteOffset + at, count);
@@ -326,7 +331,8 @@ export function unpackBridge(file: Uint8Array, name = 'bridge table'): BridgeTab
   // the content is what packBridge wrote (a walk over every id and offset costs ~20 ms cold)
   const sum = sha1(bytes.subarray(4 * HEADER_WORDS));
   if (Buffer.compare(sum, Buffer.from(bytes.buffer, bytes.byteOffset + 4 * SHA_AT, 20)) !== 0) bad('its SHA-1 does not match its content (damaged?)');
-  if (offsets[0] !== 0 || offsets[nStrings] !== poolBytes || rowStart[0] !== 0 || rowStart[nRows] !== nPairs) bad('offsets do not cover the pool and the pairs');
+  if (offsets[0] !== 0 || offsets[nStrings] !== poolBytes || rowStart[0] !== 0 || rowStart[nRows] !== nPairs)
+    bad('offsets do not cover the pool and the pairs');
   const f: PackedFile = { buf, offsets, pool, poolAt };
   return {
     table: new PackedRows(f, new Keys(f, rowKey, rowSlotT), rowStart, pairTerm, pairValue),

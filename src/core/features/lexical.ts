@@ -113,7 +113,11 @@ export class Bm25 {
   readonly lengths: Float64Array;
   readonly avgLength: number;
 
-  constructor(docs: string[][], readonly k1 = 1.2, readonly b = 0.75) {
+  constructor(
+    docs: string[][],
+    readonly k1 = 1.2,
+    readonly b = 0.75,
+  ) {
     this.docs = docs.map((d) => {
       const tf = new Map<string, number>();
       for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);

@@ -138,7 +138,18 @@ export function analyzeQuery(query: string, bridge: BridgeTable): QueryInfo {
   };
 }
 
-const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f;
+const isSpace = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0xfeff ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x3000 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x1680 ||
+  c === 0x202f ||
+  c === 0x205f;
 
 /**
  * `/^\s{4,}\S/m` in linear time (the regex retries every line start of a long run of blank lines):
@@ -212,7 +223,10 @@ export function codeTermsOf(query: string): Set<string> {
     }
     for (const m of line.matchAll(/`([^`]+)`/g)) add(m[1]);
     // (the first two start only where an identifier starts: from inside one they rescan it, quadratic)
-    for (const m of line.matchAll(/(?<![\w$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\s*\()|(?<![\w$])[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*|\b_*[a-z]+_[\w]+|\b_+[a-z]\w*|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*/g)) add(m[0]);
+    for (const m of line.matchAll(
+      /(?<![\w$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\s*\()|(?<![\w$])[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*|\b_*[a-z]+_[\w]+|\b_+[a-z]\w*|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*/g,
+    ))
+      add(m[0]);
   }
   return out;
 }
@@ -793,7 +807,19 @@ function rankPercentile(a: Float64Array): Float64Array {
 
 /** Enclosing scopes: their coverage of the query, names, traceback frames, function rank. */
 function writeScopes(X: Float64Array, syn: SyntaxIndex, ss: ScopeStats, enc: Enclosing, n: number): void {
-  const { code_scope_cov, scope_inner_cov, scope_outer_cov, scope_max_cov, in_best_scope, scope_name_in_query, any_scope_name_in_query, traceback_func_scope, func_density_norm, func_rank_pct, in_top3_func } = COL;
+  const {
+    code_scope_cov,
+    scope_inner_cov,
+    scope_outer_cov,
+    scope_max_cov,
+    in_best_scope,
+    scope_name_in_query,
+    any_scope_name_in_query,
+    traceback_func_scope,
+    func_density_norm,
+    func_rank_pct,
+    in_top3_func,
+  } = COL;
   const scopes = syn.scopes;
   for (let i = 0; i < n; i++) {
     const o = i * F;
@@ -906,7 +932,22 @@ function writeBridge(X: Float64Array, lm: LineMatch, ss: ScopeStats, enc: Enclos
 
 /** Structure: line kind, depth, headers, what strong lines depend on, position, size. */
 function writeStructure(X: Float64Array, lines: string[], syn: SyntaxIndex, enc: Enclosing, st: StrongLines): void {
-  const { depth, in_definition, is_scope_header, is_def_header, defines_used_by_strong, import_used_by_strong, header_of_strong, near_strong, position, length_log, indent, scope_size_log, file_lines_log, has_grammar } = COL;
+  const {
+    depth,
+    in_definition,
+    is_scope_header,
+    is_def_header,
+    defines_used_by_strong,
+    import_used_by_strong,
+    header_of_strong,
+    near_strong,
+    position,
+    length_log,
+    indent,
+    scope_size_log,
+    file_lines_log,
+    has_grammar,
+  } = COL;
   const kindCols = KINDS.map((k) => COL[`kind_${k}`]);
   const scopes = syn.scopes;
   const n = lines.length;

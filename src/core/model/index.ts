@@ -82,7 +82,8 @@ export function createLearnedScorer(modelDir?: string, opts: ScorerOptions = {})
  */
 export function loadLearnedScorer(modelDir?: string, opts: ScorerOptions = {}): { scorer: LearnedScorer | null; problem?: string; missing?: boolean } {
   const dir = modelDir ?? defaultModelDir();
-  if (!dir || !existsSync(join(dir, 'model.json'))) return { scorer: null, missing: true, problem: `no model weights found${dir ? ` in ${dir}` : ' (models/default is not installed)'}` };
+  if (!dir || !existsSync(join(dir, 'model.json')))
+    return { scorer: null, missing: true, problem: `no model weights found${dir ? ` in ${dir}` : ' (models/default is not installed)'}` };
   try {
     return { scorer: scorerFromModel(loadModel(dir), 'learned', opts) };
   } catch (err) {

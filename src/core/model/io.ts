@@ -16,7 +16,7 @@ import { packBridge, unpackBridge } from '../features/bridgePack.js';
 import { CONTEXT_FEATURE_NAMES } from '../features/contextFeatures.js';
 import { FEATURE_NAMES } from '../features/lineFeatures.js';
 import type { ModelFile, ModelHeader } from './header.js';
-import { LamrModel, makeLayout, type ModelMode } from './lamr.js';
+import { LamrModel, type ModelMode, makeLayout } from './lamr.js';
 
 export type { ModelHeader };
 
@@ -127,7 +127,8 @@ export function loadModel(dir: string): LoadedModel {
   if (raw.format !== MODEL_FORMAT && raw.format !== MODEL_FORMAT_V1) throw new Error(`unsupported model format ${JSON.stringify(raw.format)} in ${dir}`);
   if (!sameNames(raw.features, FEATURE_NAMES)) throw new Error(`model in ${dir} was trained with a different feature set`);
   const c = raw.context;
-  if (c !== undefined && (!c || !sameNames(c.features, CONTEXT_FEATURE_NAMES))) throw new Error(`model in ${dir} has a context stage trained with a different feature set`);
+  if (c !== undefined && (!c || !sameNames(c.features, CONTEXT_FEATURE_NAMES)))
+    throw new Error(`model in ${dir} has a context stage trained with a different feature set`);
   const contextFeatures = FEATURE_NAMES.length + CONTEXT_FEATURE_NAMES.length;
   let model: LamrModel;
   let context: LamrModel | undefined;
@@ -161,7 +162,9 @@ export function loadModel(dir: string): LoadedModel {
   // a model may share another model's bridge table (same training data): "bridge": "../default/bridge.json"
   const bridgePath = bridgeFile(dir, raw);
   if (!existsSync(bridgePath)) throw new Error(`model in ${dir}: its bridge table ${bridgePath} is missing`);
-  const bridge = bridgePath.endsWith('.bin') ? unpackBridge(readFileSync(bridgePath), bridgePath) : bridgeFromJson(checkBridge(bridgePath, readJson(bridgePath)));
+  const bridge = bridgePath.endsWith('.bin')
+    ? unpackBridge(readFileSync(bridgePath), bridgePath)
+    : bridgeFromJson(checkBridge(bridgePath, readJson(bridgePath)));
   const { params: _p, context: _c, ...header } = raw;
   return { header, model, bridge, ...(context ? { context } : {}) };
 }
@@ -180,19 +183,22 @@ function sameNames(names: unknown, expected: readonly string[]): boolean {
 }
 
 function checkNumber(dir: string, key: string, value: unknown, ok: (x: number) => boolean, want: string): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || !ok(value)) throw new Error(`model in ${dir}: ${key} ${JSON.stringify(value) ?? 'missing'} is not ${want}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || !ok(value))
+    throw new Error(`model in ${dir}: ${key} ${JSON.stringify(value) ?? 'missing'} is not ${want}`);
 }
 
 /** A stage's hidden size and mode. */
 function shape(dir: string, what: string, s: { hidden?: unknown; mode?: unknown }): asserts s is { hidden: number; mode: ModelMode } {
-  if (!Number.isInteger(s.hidden) || (s.hidden as number) < 1) throw new Error(`${what} in ${dir}: hidden size ${JSON.stringify(s.hidden)} is not a positive integer`);
+  if (!Number.isInteger(s.hidden) || (s.hidden as number) < 1)
+    throw new Error(`${what} in ${dir}: hidden size ${JSON.stringify(s.hidden)} is not a positive integer`);
   if (s.mode !== 'lamr' && s.mode !== 'single') throw new Error(`${what} in ${dir}: unknown mode ${JSON.stringify(s.mode)}`);
 }
 
 /** skim-lamr/1: a stage's parameters as a base64 Float32 blob inside model.json. */
 function blobParams(dir: string, what: string, s: { params?: unknown }): Float64Array {
   if (typeof s.params !== 'string') throw new Error(`${what} in ${dir} has no parameters`);
-  if (Buffer.byteLength(s.params, 'base64') % 4 !== 0) throw new Error(`${what} in ${dir}: the parameter blob is not a whole number of float32 values (truncated?)`);
+  if (Buffer.byteLength(s.params, 'base64') % 4 !== 0)
+    throw new Error(`${what} in ${dir}: the parameter blob is not a whole number of float32 values (truncated?)`);
   return fromBlob(s.params);
 }
 
@@ -215,6 +221,7 @@ function checkBridge(file: string, j: unknown): { table: Record<string, [string,
     if (!Array.isArray(row) || !row.every((e) => Array.isArray(e) && typeof e[0] === 'string' && Number.isFinite(e[1])))
       throw new Error(`${file}: the row of ${JSON.stringify(q)} is not a list of [term, finite weight] pairs`);
   }
-  for (const [c, v] of Object.entries(o.prior)) if (!Number.isFinite(v)) throw new Error(`${file}: the prior of ${JSON.stringify(c)} is ${JSON.stringify(v)}, not a finite number`);
+  for (const [c, v] of Object.entries(o.prior))
+    if (!Number.isFinite(v)) throw new Error(`${file}: the prior of ${JSON.stringify(c)} is ${JSON.stringify(v)}, not a finite number`);
   return o as { table: Record<string, [string, number][]>; prior: Record<string, number> };
 }

@@ -142,8 +142,14 @@ export class LamrModel {
       const ho = i * H;
       let j = 0;
       for (; j < H8; j += 8) {
-        let a0 = bias[j], a1 = bias[j + 1], a2 = bias[j + 2], a3 = bias[j + 3];
-        let a4 = bias[j + 4], a5 = bias[j + 5], a6 = bias[j + 6], a7 = bias[j + 7];
+        let a0 = bias[j],
+          a1 = bias[j + 1],
+          a2 = bias[j + 2],
+          a3 = bias[j + 3];
+        let a4 = bias[j + 4],
+          a5 = bias[j + 5],
+          a6 = bias[j + 6],
+          a7 = bias[j + 7];
         for (let k = 0; k < m; k++) {
           const wo = rowAt[k] + j;
           const xv = val[k];

@@ -15,8 +15,8 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { ReadDecision, ReadGate } from '../policy/readPolicy.js';
-import type { KeepReason } from '../repair/repair.js';
 import type { RenderPiece } from '../render/render.js';
+import type { KeepReason } from '../repair/repair.js';
 import type { Measure } from '../select/measure.js';
 import type { Document, PruneRequest, PruneResult, Scorer, SyntaxIndex } from '../types.js';
 

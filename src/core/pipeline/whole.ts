@@ -3,8 +3,9 @@
  * omitted): empty, binary or oversized input, nothing to prune for the question, a failure that
  * fails open. The adapters (CLI, server) build theirs here too, so the fields agree.
  */
-import { countLines } from '../ingest/ingest.js';
+
 import { type Diagnostic, messagesOf } from '../diagnostics.js';
+import { countLines } from '../ingest/ingest.js';
 import type { Document, InputShape, PruneResult } from '../types.js';
 import type { PruneJob, Whole } from './types.js';
 

@@ -2,8 +2,9 @@
  * Per-line explanation of a result (`explain: true`): each input line's score, whether it was
  * kept, and why (by score, a gap, a repair rule, layout, or the input returned whole).
  */
-import type { Materialized, ScoredLines } from '../pipeline/types.js';
+
 import { round4, roundSignificant } from '../pipeline/round.js';
+import type { Materialized, ScoredLines } from '../pipeline/types.js';
 import type { Document, LineExplain } from '../types.js';
 
 /** `mask`: what the result shows (every line when it returned the input whole instead of `chosen`). */

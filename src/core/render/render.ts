@@ -5,8 +5,9 @@
  * where an omitted run would leave a block empty, the marker carries a placeholder statement
  * (Python `...`) so the output still parses.
  */
-import type { Document, FileRanges, InputLine } from '../types.js';
+
 import { countLineTokens } from '../tokens/count.js';
+import type { Document, FileRanges, InputLine } from '../types.js';
 
 /** What render needs to know about each segment. */
 export interface SegmentRenderInfo {
@@ -83,12 +84,7 @@ function runLineNumbers(doc: Document, run: OmittedRun): [number, number] {
   return [first, last];
 }
 
-export function markerText(
-  doc: Document,
-  run: OmittedRun,
-  info: SegmentRenderInfo | undefined,
-  placeholder: string | undefined,
-): string {
+export function markerText(doc: Document, run: OmittedRun, info: SegmentRenderInfo | undefined, placeholder: string | undefined): string {
   const count = run.end - run.start + 1;
   const [a, b] = runLineNumbers(doc, run);
   const first: InputLine = doc.lines[run.start];

@@ -4,8 +4,8 @@
  * threshold mode then returns the input whole.
  */
 import { diagnostic, hasCode, messagesOf } from '../diagnostics.js';
-import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
 import { round4 } from '../pipeline/round.js';
+import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
 import { wholeOf } from '../pipeline/whole.js';
 import { countTokens } from '../tokens/count.js';
 import type { PruneResult } from '../types.js';
@@ -29,12 +29,17 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   }
   const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
   if (mode.kind === 'budget' && keptNone && !hasCode(diagnostics, 'budget-too-small'))
-    diagnostics.push(diagnostic('budget-too-small', `budget of ${mode.budget} tokens too small to keep any line with the context it needs: every line omitted`));
+    diagnostics.push(
+      diagnostic('budget-too-small', `budget of ${mode.budget} tokens too small to keep any line with the context it needs: every line omitted`),
+    );
   // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
   // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.
   if (plan.strategy === 'threshold' && keptNone && !doc.seen)
     diagnostics.push(
-      diagnostic('nothing-relevant', `no line reached the threshold (${thresholdInfo?.threshold}): everything was omitted as unrelated to the question (document score ${score})`),
+      diagnostic(
+        'nothing-relevant',
+        `no line reached the threshold (${thresholdInfo?.threshold}): everything was omitted as unrelated to the question (document score ${score})`,
+      ),
     );
   const result: PruneResult = {
     text,

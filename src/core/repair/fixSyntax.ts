@@ -76,7 +76,10 @@ export function fixSyntax(
       const r = Math.min(errors[0], rows.length - 1);
       let next: Materialized | null = null;
       if (round < localRounds) {
-        const runs = rows.slice(Math.max(0, r - 2), r + 2).filter((p) => p.run && !widened.has(p.run.start)).map((p) => p.run!);
+        const runs = rows
+          .slice(Math.max(0, r - 2), r + 2)
+          .filter((p) => p.run && !widened.has(p.run.start))
+          .map((p) => p.run!);
         if (runs.length > 0) {
           const trial = seeds.slice();
           for (const run of runs) for (let i = run.start; i <= run.end; i++) if (!banned[i]) trial[i] = 1;

@@ -3,10 +3,11 @@
  * cost. Selection calls it for every candidate (a budget measures repaired output, not seeds),
  * and the syntax fix (./fixSyntax.ts) calls it after each of its changes.
  */
-import type { Measure } from '../select/measure.js';
-import { fillCheapGaps, type GapCosts } from '../select/gaps.js';
+
 import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
 import { layout, markerText, type SegmentRenderInfo } from '../render/render.js';
+import { fillCheapGaps, type GapCosts } from '../select/gaps.js';
+import type { Measure } from '../select/measure.js';
 import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
 import { computePlaceholders } from './placeholders.js';
@@ -64,7 +65,10 @@ export function materializeSelection(
       // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
-        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, { lineComment: a.info.lineComment, placeholders: new Map() }, undefined)),
+        marker: (start, end) =>
+          countLineTokens(
+            markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, { lineComment: a.info.lineComment, placeholders: new Map() }, undefined),
+          ),
       };
       for (let round = 0; round < 3; round++) {
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;

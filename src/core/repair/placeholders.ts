@@ -12,12 +12,7 @@ const indentOf = (s: string) => /^[ \t]*/.exec(s)![0];
  * statement. `placeholder` is the language's empty statement (`...`), or null when a comment is
  * enough (brace languages).
  */
-export function computePlaceholders(
-  mask: Uint8Array,
-  syntax: SyntaxIndex,
-  texts: string[],
-  placeholder: string | null,
-): Map<number, string> {
+export function computePlaceholders(mask: Uint8Array, syntax: SyntaxIndex, texts: string[], placeholder: string | null): Map<number, string> {
   const out = new Map<number, string>();
   if (!placeholder) return out;
   for (const s of syntax.scopes) {

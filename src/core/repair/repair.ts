@@ -8,17 +8,7 @@
  */
 import type { SyntaxIndex } from '../types.js';
 
-export type KeepReason =
-  | 'score'
-  | 'header'
-  | 'decorator'
-  | 'statement'
-  | 'closer'
-  | 'pair'
-  | 'import'
-  | 'definition'
-  | 'gap'
-  | 'small';
+export type KeepReason = 'score' | 'header' | 'decorator' | 'statement' | 'closer' | 'pair' | 'import' | 'definition' | 'gap' | 'small';
 
 export interface RepairOptions {
   /** Pull imports/definitions of names used by score-kept lines (default true). */
@@ -38,13 +28,7 @@ export interface RepairOptions {
  * Close `mask` (1 = kept) under the dependency rules. `reasons` receives why each added line came
  * back; lines already kept keep their reason. Returns the number of lines added.
  */
-export function repairClosure(
-  mask: Uint8Array,
-  syntax: SyntaxIndex,
-  texts: string[],
-  reasons: (KeepReason | undefined)[],
-  opts: RepairOptions = {},
-): number {
+export function repairClosure(mask: Uint8Array, syntax: SyntaxIndex, texts: string[], reasons: (KeepReason | undefined)[], opts: RepairOptions = {}): number {
   const n = mask.length;
   const useDeps = opts.dependencies ?? true;
   const maxDefs = opts.maxDefinitionsPerName ?? 2;
@@ -369,7 +353,11 @@ function directivePartners(texts: string[], line: number): number[] {
         const chain = ifStack.pop();
         if (chain) {
           chain.push(i);
-          for (const a of chain) m!.set(a, chain.filter((b) => b !== a));
+          for (const a of chain)
+            m!.set(
+              a,
+              chain.filter((b) => b !== a),
+            );
         }
       } else if (d === 'region') regionStack.push(i);
       else if (d === 'endregion') {

@@ -5,7 +5,7 @@
 import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
 import type { Measure } from '../select/measure.js';
 import type { Document } from '../types.js';
-import { type FixOutcome, fixSyntax, type FixWork, fixWorkFor } from './fixSyntax.js';
+import { type FixOutcome, type FixWork, fixSyntax, fixWorkFor } from './fixSyntax.js';
 import { createMaterialize } from './materialize.js';
 
 export interface Repairer {

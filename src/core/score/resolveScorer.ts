@@ -24,7 +24,10 @@ export async function resolveScorer(opts: ScorerChoice): Promise<Scorer> {
   try {
     // The model module is optional at runtime: a build without weights still prunes.
     const model: { loadDefault?: () => LoadedScorer; loadLearnedScorer?: (dir?: string) => LoadedScorer } = await import('../model/index.js');
-    const loaded = (opts.modelDir ? model.loadLearnedScorer?.(opts.modelDir) : model.loadDefault?.()) ?? { scorer: null, problem: 'the model module has no loader' };
+    const loaded = (opts.modelDir ? model.loadLearnedScorer?.(opts.modelDir) : model.loadDefault?.()) ?? {
+      scorer: null,
+      problem: 'the model module has no loader',
+    };
     if (loaded.scorer) return loaded.scorer;
     // a directory the caller named that holds no model at all is a usage error; a corrupt one is not
     if (opts.modelDir && loaded.missing) throw new SkimError(`no model weights found in ${opts.modelDir}`, 'EUSAGE');

@@ -5,7 +5,7 @@
  * heuristic, with a diagnostic.
  */
 import { type Diagnostic, diagnostic } from '../diagnostics.js';
-import type { Ingested, PruneJob, SegmentAnalysis, ScoredLines } from '../pipeline/types.js';
+import type { Ingested, PruneJob, ScoredLines, SegmentAnalysis } from '../pipeline/types.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
 import { createHeuristicScorer } from './heuristic.js';
 

@@ -6,8 +6,8 @@
  */
 import { type Diagnostic, diagnostic } from '../diagnostics.js';
 import type { Materialized, SegmentAnalysis } from '../pipeline/types.js';
-import type { KeepReason } from '../repair/repair.js';
 import { joinPieces, layout, type RenderPiece, type SegmentRenderInfo } from '../render/render.js';
+import type { KeepReason } from '../repair/repair.js';
 import type { Document } from '../types.js';
 import type { Budget } from './budget.js';
 
@@ -27,7 +27,8 @@ export function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: 
   const perFileCost = measure.exact(joinPieces(perFile));
   if (perFile.length === 1 || perFileCost <= limit) {
     if (perFileCost > limit) diagnostics.push(tooSmall(perFileCost));
-    else diagnostics.push(perFile.length === 1 ? oneMarker : diagnostic('budget-too-small', 'budget too small for any line: every file collapsed to its marker'));
+    else
+      diagnostics.push(perFile.length === 1 ? oneMarker : diagnostic('budget-too-small', 'budget too small for any line: every file collapsed to its marker'));
     return { mask, reasons, pieces: perFile, cost: measure.estimate(perFile) };
   }
   mask.fill(0);

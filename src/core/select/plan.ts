@@ -3,8 +3,9 @@
  * go first, and the read policy (default threshold mode) says how hard to prune this read, or not
  * at all. Decides the selection strategy; may decide the input comes back whole.
  */
-import type { Ingested, PruneJob, ScoredLines, SelectionPlan, Whole } from '../pipeline/types.js';
+
 import { round4 } from '../pipeline/round.js';
+import type { Ingested, PruneJob, ScoredLines, SelectionPlan, Whole } from '../pipeline/types.js';
 import { decideRead, type ReadDecision, readKindOf } from '../policy/readPolicy.js';
 import type { Document } from '../types.js';
 

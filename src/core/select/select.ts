@@ -54,11 +54,7 @@ export interface Costed {
  * end avoids one expensive early seed hiding every cheaper selection. Returns k = -1 when even
  * k = 0 does not fit.
  */
-export function selectByBudget<T extends Costed>(
-  n: number,
-  budget: number,
-  materialize: (k: number) => T,
-): { k: number; result: T | null } {
+export function selectByBudget<T extends Costed>(n: number, budget: number, materialize: (k: number) => T): { k: number; result: T | null } {
   const zero = materialize(0);
   if (zero.cost > budget) return { k: -1, result: null };
   let best = 0;

@@ -6,8 +6,8 @@
  * shown unrepaired, and failing that the input comes back whole.
  */
 import { diagnostic } from '../diagnostics.js';
-import type { PruneJob, ScoredLines, Selection, Whole } from '../pipeline/types.js';
 import { round4 } from '../pipeline/round.js';
+import type { PruneJob, ScoredLines, Selection, Whole } from '../pipeline/types.js';
 import type { ReadDecision } from '../policy/readPolicy.js';
 import type { Repairer } from '../repair/repairer.js';
 import { HEURISTIC_THRESHOLD } from '../score/heuristic.js';
@@ -28,7 +28,15 @@ export function selectAboveThreshold(job: PruneJob, doc: Document, scored: Score
   // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
   const floor = req.threshold === undefined && Number.isFinite(scorer.relativeFloor) ? (scorer.relativeFloor ?? 0) : 0;
   const thresholdInfo = { threshold: tau, calibratedThreshold: base };
-  const seeds = selectByThreshold(probs, segmentThresholds(probs, doc.segments.map((s) => s.lines), tau, floor));
+  const seeds = selectByThreshold(
+    probs,
+    segmentThresholds(
+      probs,
+      doc.segments.map((s) => s.lines),
+      tau,
+      floor,
+    ),
+  );
   // Lines the session has seen are never seeds (pinned ones are): what repair needs of them still comes back.
   for (let i = 0; i < seeds.length; i++) if (doc.seen?.[i] && probs[i] <= 1) seeds[i] = 0;
   let chosen = repairer.materialize(seeds);

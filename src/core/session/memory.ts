@@ -145,7 +145,8 @@ export class SessionMemory {
   recordLines(path: string, lines: [number, string][]): FileMemory {
     const key = normalizeSessionPath(path);
     let file = this.files.get(key);
-    if (file) this.files.delete(key); // re-insert: most recent last
+    if (file)
+      this.files.delete(key); // re-insert: most recent last
     else file = { lines: new Map(), reads: 0 };
     this.files.set(key, file);
     for (const [no, text] of lines) {

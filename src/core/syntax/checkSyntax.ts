@@ -2,7 +2,7 @@
  * Syntax validity of a text: does the grammar parse it without ERROR or MISSING nodes?
  * Used to check that pruned output of a file that parses still parses.
  */
-import { Query, type Language, type Tree } from 'web-tree-sitter';
+import { type Language, Query, type Tree } from 'web-tree-sitter';
 import { ensureGrammar, loadedParser } from './grammars.js';
 import { normalizeLanguage } from './languages.js';
 import { parseText } from './parse.js';

@@ -30,7 +30,8 @@ export function enclosingScopesByRow(scopes: readonly Scope[], n: number): numbe
       }
     }
     if (changed) {
-      if (active.length > 1) active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end || scopes[a]!.headerEnd - scopes[b]!.headerEnd || a - b);
+      if (active.length > 1)
+        active.sort((a, b) => scopes[a]!.start - scopes[b]!.start || scopes[b]!.end - scopes[a]!.end || scopes[a]!.headerEnd - scopes[b]!.headerEnd || a - b);
       shared = active.slice();
     }
     out[row] = shared;

@@ -2,31 +2,34 @@
  * Indentation/bracket heuristics for languages without a grammar (kotlin, swift, yaml, markdown,
  * json, text, logs) and for inputs a grammar cannot take. Linear time; never throws.
  */
+
+import { MAX_SCOPE_DEPTH } from '../limits.js';
 import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
 import { linkAttachments } from './attachments.js';
-import { languageInfo, type LanguageInfo } from './languages.js';
-import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
 import { pairGroup } from './clauseGroups.js';
 import { enclosingScopesByRow } from './enclosingScopes.js';
-import { MAX_SCOPE_DEPTH } from '../limits.js';
+import { type LanguageInfo, languageInfo } from './languages.js';
+import { closerTest, detectIndentUnit, leadingWhitespace, stripLineComment } from './lineText.js';
 
-const DEF_RE =
-  /^(?:[\w@.<>()"', ]*?\s)?(?:fun|func|function|def|fn|sub|proc|method)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?([A-Za-z_$][\w$]*)/;
+const DEF_RE = /^(?:[\w@.<>()"', ]*?\s)?(?:fun|func|function|def|fn|sub|proc|method)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?([A-Za-z_$][\w$]*)/;
 const TYPE_RE =
   /^(?:[\w@.()"', ]*?\s)?(class|interface|object|struct|enum|trait|protocol|extension|record|impl|namespace|module|companion object)\b\s*([A-Za-z_$][\w$.]*)?/;
 const CONTROL_RE = /^(?:\}\s*)?(else\s+if|if|for|foreach|while|when|switch|try|catch|finally|do|else|match|loop|select|case|unless|until)\b/;
 const CLAUSE_RE = /^(?:\}\s*)?(else|elif|elsif|catch|finally|except|rescue|ensure|case|default|when)\b/;
 const IMPORT_RE = /^(?:import|package|using|use|#include|#import|require|require_relative|from\s+\S+\s+import|@import|include)\b/;
 const DECORATOR_RE = /^(@[A-Za-z_][\w.]*(\(.*)?|#\[.*\]|\[[A-Z][\w.]*(\(.*\))?\])\s*$/;
-const VAR_RE = /^(?:(?:private|public|protected|internal|override|open|lateinit|const|static|final|export|readonly)\s+)*(?:val|var|let|const)\s+([A-Za-z_$][\w$]*)/;
+const VAR_RE =
+  /^(?:(?:private|public|protected|internal|override|open|lateinit|const|static|final|export|readonly)\s+)*(?:val|var|let|const)\s+([A-Za-z_$][\w$]*)/;
 const IDENT_RE = /[A-Za-z_$][\w$]*/g;
 
 const KEYWORDS = new Set(
-  ('if else elif for while do return break continue switch case default try catch finally throw throws new delete ' +
+  (
+    'if else elif for while do return break continue switch case default try catch finally throw throws new delete ' +
     'class interface object struct enum fun func function def fn val var let const import package from as is in ' +
     'true false null nil None True False this self super public private protected internal static final override ' +
     'open abstract data sealed inline suspend lateinit companion when where typealias init get set by out vararg ' +
-    'and or not end then begin module void int long short byte char float double boolean bool string unit any').split(' '),
+    'and or not end then begin module void int long short byte char float double boolean bool string unit any'
+  ).split(' '),
 );
 
 const CODEISH = new Set(['kotlin', 'swift', 'scala', 'dart', 'css', 'json', 'sql', 'shell', 'lua', 'toml']);
@@ -123,7 +126,16 @@ function build(lines: readonly string[], language: string): SyntaxIndex {
   const { out, definitions, imports, ownerOf } = lineFacts(src, br, scopes);
   pairClauses(out, ownerOf);
   const attachRows = Uint8Array.from(out, (ls) => (ls.kind === 'decorator' ? 1 : 0));
-  return { language, hasGrammar: false, parseOk: false, lines: out, scopes, definitions, imports, attachedTo: linkAttachments(lines, out, language, attachRows) };
+  return {
+    language,
+    hasGrammar: false,
+    parseOk: false,
+    lines: out,
+    scopes,
+    definitions,
+    imports,
+    attachedTo: linkAttachments(lines, out, language, attachRows),
+  };
 }
 
 /** What bracket matching finds: statements, comment lines, closers, brace-delimited blocks. */
@@ -357,7 +369,10 @@ function markdownSections(src: Source): Scope[] {
     if (end > heads[i]!.row) {
       const sc = makeScope(src, heads[i]!.row, heads[i]!.row, end, '');
       sc.kind = 'section';
-      sc.name = String(lines[heads[i]!.row]).replace(/^#+\s*/, '').trim().slice(0, 200);
+      sc.name = String(lines[heads[i]!.row])
+        .replace(/^#+\s*/, '')
+        .trim()
+        .slice(0, 200);
       sc.isDefinition = true;
       scopes.push(sc);
     }
@@ -514,7 +529,13 @@ function importBindings(line: string): string[] {
   if (m) {
     return m[1]!
       .split(',')
-      .map((p) => p.trim().split(/\s+as\s+/).pop()!.trim())
+      .map((p) =>
+        p
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      )
       .filter((x) => /^\w+$/.test(x));
   }
   m = /^import\s+(.*?)\s+from\s+['"]/.exec(t);
@@ -522,7 +543,13 @@ function importBindings(line: string): string[] {
     return m[1]!
       .replace(/[{}*]/g, ',')
       .split(',')
-      .map((p) => p.trim().split(/\s+as\s+/).pop()!.trim())
+      .map((p) =>
+        p
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      )
       .filter((x) => /^[\w$]+$/.test(x) && x !== 'type');
   }
   m = /^using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)$/.exec(t);

@@ -1,16 +1,17 @@
 /** Public surface of the syntax layer. */
-export { ensureGrammar, ensureAllGrammars, grammarAvailable, grammarLoadError } from './grammars.js';
-export { buildSyntaxIndex } from './syntaxIndex.js';
-export { buildFallbackIndex } from './fallbackIndex.js';
+
 export { checkSyntax, checkSyntaxSync, type SyntaxCheck } from './checkSyntax.js';
+export { buildFallbackIndex } from './fallbackIndex.js';
+export { ensureAllGrammars, ensureGrammar, grammarAvailable, grammarLoadError } from './grammars.js';
 export {
-  detectLanguage,
-  normalizeLanguage,
-  languageInfo,
-  GRAMMAR_LANGUAGES,
-  LANGUAGES,
-  isKnownLanguage,
-  type LanguageInfo,
   type BlockStyle,
+  detectLanguage,
+  GRAMMAR_LANGUAGES,
+  isKnownLanguage,
+  LANGUAGES,
+  type LanguageInfo,
+  languageInfo,
+  normalizeLanguage,
 } from './languages.js';
 export { closerLine, closerTest, detectIndentUnit } from './lineText.js';
+export { buildSyntaxIndex } from './syntaxIndex.js';

@@ -73,31 +73,84 @@ const INFOS: Record<string, LanguageInfo> = {
 };
 
 const ALIASES: Record<string, string> = {
-  py: 'python', python3: 'python', py3: 'python', pyi: 'python', pyw: 'python',
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', node: 'javascript', nodejs: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  py: 'python',
+  python3: 'python',
+  py3: 'python',
+  pyi: 'python',
+  pyw: 'python',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  node: 'javascript',
+  nodejs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   golang: 'go',
   rs: 'rust',
-  'c++': 'cpp', cc: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', cplusplus: 'cpp', 'h++': 'cpp', ipp: 'cpp', inl: 'cpp',
+  'c++': 'cpp',
+  cc: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
+  cplusplus: 'cpp',
+  'h++': 'cpp',
+  ipp: 'cpp',
+  inl: 'cpp',
   h: 'c',
-  cs: 'c_sharp', csharp: 'c_sharp', 'c#': 'c_sharp', 'c-sharp': 'c_sharp',
-  rb: 'ruby', rake: 'ruby', gemspec: 'ruby',
-  kt: 'kotlin', kts: 'kotlin',
+  cs: 'c_sharp',
+  csharp: 'c_sharp',
+  'c#': 'c_sharp',
+  'c-sharp': 'c_sharp',
+  rb: 'ruby',
+  rake: 'ruby',
+  gemspec: 'ruby',
+  kt: 'kotlin',
+  kts: 'kotlin',
   sc: 'scala',
-  sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell', fish: 'shell', console: 'shell',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  ksh: 'shell',
+  fish: 'shell',
+  console: 'shell',
   yml: 'yaml',
-  md: 'markdown', mdx: 'markdown', rst: 'text',
-  jsonc: 'json', json5: 'json', jsonl: 'json', ndjson: 'json',
-  htm: 'html', xhtml: 'html', vue: 'html', svelte: 'html',
-  svg: 'xml', xsd: 'xml', plist: 'xml',
-  scss: 'css', less: 'css',
-  txt: 'text', plain: 'text', plaintext: 'text', log: 'text', logs: 'text', '': 'text', unknown: 'text', none: 'text',
-  ini: 'toml', cfg: 'toml', conf: 'toml',
+  md: 'markdown',
+  mdx: 'markdown',
+  rst: 'text',
+  jsonc: 'json',
+  json5: 'json',
+  jsonl: 'json',
+  ndjson: 'json',
+  htm: 'html',
+  xhtml: 'html',
+  vue: 'html',
+  svelte: 'html',
+  svg: 'xml',
+  xsd: 'xml',
+  plist: 'xml',
+  scss: 'css',
+  less: 'css',
+  txt: 'text',
+  plain: 'text',
+  plaintext: 'text',
+  log: 'text',
+  logs: 'text',
+  '': 'text',
+  unknown: 'text',
+  none: 'text',
+  ini: 'toml',
+  cfg: 'toml',
+  conf: 'toml',
 };
 
 /** Canonical name for a language name or alias; unknown names pass through lower-cased. */
 export function normalizeLanguage(name: string | undefined | null): string {
-  const n = String(name ?? '').trim().toLowerCase();
+  const n = String(name ?? '')
+    .trim()
+    .toLowerCase();
   if (INFOS[n]) return n;
   if (n in ALIASES) return ALIASES[n]!;
   const stripped = n.replace(/^\./, '');
@@ -126,27 +179,94 @@ export const GRAMMAR_LANGUAGES: readonly string[] = Object.values(INFOS)
   .map((i) => i.name);
 
 const EXTENSIONS: Record<string, string> = {
-  py: 'python', pyi: 'python', pyw: 'python',
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-  go: 'go', java: 'java', rs: 'rust',
-  c: 'c', h: 'c',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', ipp: 'cpp', inl: 'cpp', cu: 'cpp',
-  cs: 'c_sharp', rb: 'ruby', rake: 'ruby', gemspec: 'ruby', ru: 'ruby', php: 'php', phtml: 'php',
-  kt: 'kotlin', kts: 'kotlin', swift: 'swift', scala: 'scala', sc: 'scala', dart: 'dart',
-  sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell', fish: 'shell',
-  sql: 'sql', lua: 'lua', yaml: 'yaml', yml: 'yaml', toml: 'toml', ini: 'toml', cfg: 'toml',
-  json: 'json', jsonc: 'json', json5: 'json', jsonl: 'json',
-  md: 'markdown', mdx: 'markdown', markdown: 'markdown', rst: 'text',
-  html: 'html', htm: 'html', vue: 'html', svelte: 'html', xml: 'xml', svg: 'xml',
-  css: 'css', scss: 'css', less: 'css',
-  txt: 'text', log: 'text', out: 'text',
+  py: 'python',
+  pyi: 'python',
+  pyw: 'python',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  go: 'go',
+  java: 'java',
+  rs: 'rust',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  'c++': 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
+  ipp: 'cpp',
+  inl: 'cpp',
+  cu: 'cpp',
+  cs: 'c_sharp',
+  rb: 'ruby',
+  rake: 'ruby',
+  gemspec: 'ruby',
+  ru: 'ruby',
+  php: 'php',
+  phtml: 'php',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  swift: 'swift',
+  scala: 'scala',
+  sc: 'scala',
+  dart: 'dart',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  ksh: 'shell',
+  fish: 'shell',
+  sql: 'sql',
+  lua: 'lua',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'toml',
+  ini: 'toml',
+  cfg: 'toml',
+  json: 'json',
+  jsonc: 'json',
+  json5: 'json',
+  jsonl: 'json',
+  md: 'markdown',
+  mdx: 'markdown',
+  markdown: 'markdown',
+  rst: 'text',
+  html: 'html',
+  htm: 'html',
+  vue: 'html',
+  svelte: 'html',
+  xml: 'xml',
+  svg: 'xml',
+  css: 'css',
+  scss: 'css',
+  less: 'css',
+  txt: 'text',
+  log: 'text',
+  out: 'text',
 };
 
 const FILENAMES: Record<string, string> = {
-  makefile: 'shell', gnumakefile: 'shell', dockerfile: 'shell', gemfile: 'ruby', rakefile: 'ruby',
-  podfile: 'ruby', vagrantfile: 'ruby', guardfile: 'ruby', brewfile: 'ruby', 'cmakelists.txt': 'text',
-  '.bashrc': 'shell', '.zshrc': 'shell', '.profile': 'shell', 'build.gradle.kts': 'kotlin',
+  makefile: 'shell',
+  gnumakefile: 'shell',
+  dockerfile: 'shell',
+  gemfile: 'ruby',
+  rakefile: 'ruby',
+  podfile: 'ruby',
+  vagrantfile: 'ruby',
+  guardfile: 'ruby',
+  brewfile: 'ruby',
+  'cmakelists.txt': 'text',
+  '.bashrc': 'shell',
+  '.zshrc': 'shell',
+  '.profile': 'shell',
+  'build.gradle.kts': 'kotlin',
 };
 
 const SHEBANGS: [RegExp, string][] = [
@@ -171,16 +291,15 @@ function sniff(content: string): string {
   if (/<\?php/.test(c)) return 'php';
   if (/^\s*#include\s*[<"]/m.test(c)) return looksCpp(c) ? 'cpp' : 'c';
   if (/^package\s+\w+\s*$/m.test(c) && /^\s*(func|import)\b/m.test(c)) return 'go';
-  if (/^\s*(use\s+[\w:]+.*;|pub\s+(fn|struct|enum|mod)\b|fn\s+\w+\s*[(<]|impl\b.*\{)/m.test(c) && /\b(let|fn|impl|pub)\b/.test(c))
-    return 'rust';
-  if (/^\s*using\s+System\b|^\s*namespace\s+[\w.]+\s*[{;]?\s*$/m.test(c) && /\b(public|private|internal)\s/.test(c))
-    return 'c_sharp';
+  if (/^\s*(use\s+[\w:]+.*;|pub\s+(fn|struct|enum|mod)\b|fn\s+\w+\s*[(<]|impl\b.*\{)/m.test(c) && /\b(let|fn|impl|pub)\b/.test(c)) return 'rust';
+  if (/^\s*using\s+System\b|^\s*namespace\s+[\w.]+\s*[{;]?\s*$/m.test(c) && /\b(public|private|internal)\s/.test(c)) return 'c_sharp';
   if (/^\s*package\s+[\w.]+;\s*$/m.test(c) || /^\s*import\s+(static\s+)?[\w.]+(\.\*)?;\s*$/m.test(c)) return 'java';
   if (/^\s*(fun|val|var)\s+\w+.*[=:({]/m.test(c) && /^\s*(package|import)\s+[\w.]+\s*$/m.test(c)) return 'kotlin';
-  if (/^\s*(def\s+\w+\s*\(.*\)\s*(->\s*[^:]+)?:\s*$|class\s+\w+(\(.*\))?:\s*$|from\s+[\w.]+\s+import\s|import\s+[\w.]+\s*$)/m.test(c))
-    return 'python';
-  if (/^\s*(interface\s+\w+|type\s+\w+\s*=|export\s+(interface|type)\s)|:\s*(string|number|boolean)\b/m.test(c) &&
-      /\b(const|let|function|export|import)\b/.test(c))
+  if (/^\s*(def\s+\w+\s*\(.*\)\s*(->\s*[^:]+)?:\s*$|class\s+\w+(\(.*\))?:\s*$|from\s+[\w.]+\s+import\s|import\s+[\w.]+\s*$)/m.test(c)) return 'python';
+  if (
+    /^\s*(interface\s+\w+|type\s+\w+\s*=|export\s+(interface|type)\s)|:\s*(string|number|boolean)\b/m.test(c) &&
+    /\b(const|let|function|export|import)\b/.test(c)
+  )
     return 'typescript';
   if (/^\s*(const|let|var)\s+\w+\s*=\s*require\(|^\s*(import\s.*from\s+['"]|export\s+(default|const|function)\b)|^\s*function\s+\w+\s*\(/m.test(c))
     return 'javascript';

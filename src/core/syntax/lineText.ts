@@ -54,7 +54,9 @@ export function closerTest(language: string): (text: string) => boolean {
     if (c !== ')' && c !== ']' && c !== '}' && c !== 'e' && c !== 'f' && c !== 'd' && c !== '#') return false;
     let t = text.trim();
     if (t.length > 60) return false;
-    t = stripLineComment(t, info.lineComment).replace(/\/\*.*?\*\/\s*$/, '').trim();
+    t = stripLineComment(t, info.lineComment)
+      .replace(/\/\*.*?\*\/\s*$/, '')
+      .trim();
     if (t.length === 0) return false;
     if (BRACKET_CLOSER.test(t.replace(/\s+/g, ''))) return true;
     if (t.startsWith('#endif')) return preproc;

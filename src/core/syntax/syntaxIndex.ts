@@ -4,14 +4,14 @@
  * Synchronous and total: never throws.
  */
 import { type Diagnostic, diagnostic } from '../diagnostics.js';
-import type { SyntaxIndex } from '../types.js';
-import { loadedParser } from './grammars.js';
-import { normalizeLanguage } from './languages.js';
-import { grammarSpec } from './lang/index.js';
-import { indexTree } from './walker.js';
-import { buildFallbackIndex, trivialIndex } from './fallbackIndex.js';
-import { parseText } from './parse.js';
 import { MAX_PARSE_CHARS, MAX_PARSE_DEPTH, MAX_PARSE_LINE, MAX_PARSE_LINES } from '../limits.js';
+import type { SyntaxIndex } from '../types.js';
+import { buildFallbackIndex, trivialIndex } from './fallbackIndex.js';
+import { loadedParser } from './grammars.js';
+import { grammarSpec } from './lang/index.js';
+import { normalizeLanguage } from './languages.js';
+import { parseText } from './parse.js';
+import { indexTree } from './walker.js';
 
 /** Over MAX_PARSE_CHARS or MAX_PARSE_LINES: too large for the tree-sitter pass. */
 export function tooLargeToParse(chars: number, lines: number): boolean {

@@ -4,24 +4,43 @@
  * reads; the Node API is only used on the few nodes that need it (scopes, imports, definitions).
  */
 import type { Language, Node, Tree } from 'web-tree-sitter';
-import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
-import type { GrammarSpec, NameAt } from './lang/types.js';
-import { IDENTIFIER_TYPES, namesIn } from './lang/names.js';
-import { linkAttachments } from './attachments.js';
-import { closerTest, detectIndentUnit, identifiersIn, leadingWhitespace, type IdentifierScanOptions } from './lineText.js';
 import { MAX_SCOPE_DEPTH } from '../limits.js';
+import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
+import { linkAttachments } from './attachments.js';
 import { pairGroup } from './clauseGroups.js';
 import { enclosingScopesByRow } from './enclosingScopes.js';
+import { IDENTIFIER_TYPES, namesIn } from './lang/names.js';
+import type { GrammarSpec, NameAt } from './lang/types.js';
+import { closerTest, detectIndentUnit, type IdentifierScanOptions, identifiersIn, leadingWhitespace } from './lineText.js';
 
 /** Scope kinds that define a name. */
 const DEFINITION_KINDS = new Set([
-  'function', 'method', 'constructor', 'class', 'interface', 'struct', 'enum', 'trait', 'impl',
-  'module', 'namespace', 'type', 'macro', 'property',
+  'function',
+  'method',
+  'constructor',
+  'class',
+  'interface',
+  'struct',
+  'enum',
+  'trait',
+  'impl',
+  'module',
+  'namespace',
+  'type',
+  'macro',
+  'property',
 ]);
 /** Kinds inside which a function is a method. */
 const CLASS_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'impl', 'module']);
 /** Generic argument/parameter lists in angle brackets (TS/Rust/Java, C#, C++ templates). */
-const TYPE_LISTS = new Set(['type_arguments', 'type_parameters', 'type_argument_list', 'type_parameter_list', 'template_argument_list', 'template_parameter_list']);
+const TYPE_LISTS = new Set([
+  'type_arguments',
+  'type_parameters',
+  'type_argument_list',
+  'type_parameter_list',
+  'template_argument_list',
+  'template_parameter_list',
+]);
 /** Parent node types that give an anonymous function its name, with the field holding it. */
 const NAME_FROM_PARENT: Record<string, string> = {
   variable_declarator: 'name',
@@ -69,9 +88,7 @@ const DEEP = 1 << 20;
 
 /** Contextual keywords that are also common identifiers: kept as uses. */
 const SOFT = (s: string) => new Set(s.split(' '));
-const JS_SOFT = SOFT(
-  'get set of type target meta module namespace require constructor global',
-);
+const JS_SOFT = SOFT('get set of type target meta module namespace require constructor global');
 const SOFT_KEYWORDS: Record<string, ReadonlySet<string>> = {
   python: SOFT('match case type print exec _'),
   javascript: JS_SOFT,
@@ -428,12 +445,7 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
         if (statement) {
           stmts.push(sr, er);
           parent.stmts++;
-          if (
-            f & F_DOCSTMT &&
-            spec.docstrings &&
-            parent.stmts === 1 &&
-            (stack.length === 1 || spec.docstringOwners?.has(stack[stack.length - 2]!.type))
-          ) {
+          if (f & F_DOCSTMT && spec.docstrings && parent.stmts === 1 && (stack.length === 1 || spec.docstringOwners?.has(stack[stack.length - 2]!.type))) {
             const node = cursor.currentNode;
             if (node.namedChildCount === 1 && node.namedChild(0)?.type === 'string') {
               for (let r = sr; r <= er && r < n; r++) docRow[r] = 1;
@@ -479,8 +491,7 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
           }
           // Multi-line nodes are walked whole. Inside one line only a statement's top levels are visited
           // (down to where definitions live, spec.defDepth): nothing else there is structural.
-          const budget =
-            er > sr ? DEEP : f & F_BLOCK ? 1 : statement ? spec.defDepth : parent.budget >= DEEP ? 0 : parent.budget - 1;
+          const budget = er > sr ? DEEP : f & F_BLOCK ? 1 : statement ? spec.defDepth : parent.budget >= DEEP ? 0 : parent.budget - 1;
           if (budget > 0) child = frame(type, f, sr, (f & F_BLOCK) !== 0, budget, parent);
           if (f & F_SCOPE && er > sr && parent.scopeDepth < MAX_SCOPE_DEPTH) {
             // (deeper scopes are not tracked: every line lists its enclosing scopes)
@@ -698,10 +709,7 @@ function scopeHeaders(scopes: Scope[], lines: string[], stmtStart: Int32Array, s
     scopeEnds.add(sc.end);
     if (sc.isDefinition) headerRow[sc.start] = 1;
     const bodyLine = lines[sc.bodyStart] ?? '';
-    sc.bodyIndent =
-      sc.bodyStart > sc.headerEnd && bodyLine.trim() !== ''
-        ? leadingWhitespace(bodyLine)
-        : leadingWhitespace(lines[sc.start] ?? '') + unit;
+    sc.bodyIndent = sc.bodyStart > sc.headerEnd && bodyLine.trim() !== '' ? leadingWhitespace(bodyLine) : leadingWhitespace(lines[sc.start] ?? '') + unit;
   }
   return { headerRow, scopeEnds };
 }

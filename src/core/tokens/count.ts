@@ -100,8 +100,7 @@ function countSpaced(text: string): number {
 function isSpaceOrSlash(c: number): boolean {
   if (c <= 0x7f) return c === 32 || c === 47 || (c >= 9 && c <= 13);
   return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
   );
 }
 

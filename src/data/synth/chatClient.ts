@@ -25,7 +25,10 @@ export interface Usage {
 }
 
 export class ChatError extends Error {
-  constructor(message: string, readonly kind: 'timeout' | 'http' | 'network' | 'aborted') {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'http' | 'network' | 'aborted',
+  ) {
     super(message);
   }
 }
@@ -41,10 +44,14 @@ export function chatUrl(endpoint: string): string {
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 export function emptyUsage(): Usage {

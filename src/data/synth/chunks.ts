@@ -35,9 +35,7 @@ function splitLines(text: string): string[] {
 
 /** Top-level units as 0-based [start, end] ranges covering the file: scopes (with decorators) and the gaps between them. */
 export function topLevelUnits(scopes: Scope[], n: number): [number, number][] {
-  const tops = scopes
-    .map((s) => ({ start: Math.min(s.start, ...s.decorators), end: s.end }))
-    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const tops = scopes.map((s) => ({ start: Math.min(s.start, ...s.decorators), end: s.end })).sort((a, b) => a.start - b.start || b.end - a.end);
   const units: [number, number][] = [];
   let pos = 0;
   for (const s of tops) {
@@ -57,10 +55,11 @@ export function packUnits(units: [number, number][], lines: string[]): [number, 
     let a = s;
     while (e - a + 1 > MAX_CHUNK) {
       let cut = a + MAX_CHUNK - 1;
-      for (let k = cut; k > a + MIN_CHUNK; k--) if (lines[k].trim() === '') {
-        cut = k;
-        break;
-      }
+      for (let k = cut; k > a + MIN_CHUNK; k--)
+        if (lines[k].trim() === '') {
+          cut = k;
+          break;
+        }
       pieces.push([a, cut]);
       a = cut + 1;
     }

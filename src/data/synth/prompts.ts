@@ -6,8 +6,15 @@ import { z } from 'zod';
 import type { Chunk } from './chunks.js';
 
 export const TASK_TYPES = [
-  'code-summarize', 'code-refactor', 'find-relevant-part', 'code-optimize', 'code-locate',
-  'code-explain', 'code-debug', 'feature-addition', 'code-completion',
+  'code-summarize',
+  'code-refactor',
+  'find-relevant-part',
+  'code-optimize',
+  'code-locate',
+  'code-explain',
+  'code-debug',
+  'feature-addition',
+  'code-completion',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -4,10 +4,10 @@
  * it, and append records in the teacher-train layout. Resumable: chunk ids already in the output
  * (or finally dropped, per the sidecar `<out>.state.jsonl`) are skipped on restart.
  */
-import { appendFileSync, existsSync, openSync, readFileSync, closeSync, ftruncateSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, ftruncateSync, openSync, readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { type Chunk, chunkCorpus } from './chunks.js';
 import { ChatClient, ChatError, emptyUsage, type Usage } from './chatClient.js';
+import { type Chunk, chunkCorpus } from './chunks.js';
 import { type Invalid, judgeMessages, type TaskType, taskTypeOf, teacherMessages, validateJudge, validateTeacher } from './prompts.js';
 
 export interface SynthOptions {
@@ -126,8 +126,19 @@ export async function runSynth(o: SynthOptions): Promise<SynthSummary> {
   const done = loadDone(o.out, statePath);
   const todo = chunks.filter((c) => !done.has(recordId(repo, c)));
   const summary: SynthSummary = {
-    chunks: chunks.length, files, skippedFiles, alreadyDone: chunks.length - todo.length, attempted: 0, kept: 0,
-    dropped: {}, invalidReplies: {}, interrupted: false, teacher: emptyUsage(), judge: o.judgeModel ? emptyUsage() : undefined, costUsd: null, seconds: 0,
+    chunks: chunks.length,
+    files,
+    skippedFiles,
+    alreadyDone: chunks.length - todo.length,
+    attempted: 0,
+    kept: 0,
+    dropped: {},
+    invalidReplies: {},
+    interrupted: false,
+    teacher: emptyUsage(),
+    judge: o.judgeModel ? emptyUsage() : undefined,
+    costUsd: null,
+    seconds: 0,
   };
   const client = new ChatClient({ endpoint: o.endpoint, apiKey: o.apiKey, timeoutMs: o.timeoutMs, retries: o.retries, backoffMs: o.backoffMs });
   o.onStart?.(todo.length);
@@ -203,7 +214,11 @@ function toRecord(repo: string, c: Chunk, task: TaskType, a: { query: string; li
   const content = (whole ? c.fileLines : c.fileLines.slice(c.start - 1, c.end)).join('\n') + '\n';
   const gold = whole ? a.lines : a.lines.map((l) => l - c.start + 1);
   const rec: TeacherRecord = {
-    id: recordId(repo, c), repo, lang: c.lang, task_type: task, query: a.query,
+    id: recordId(repo, c),
+    repo,
+    lang: c.lang,
+    task_type: task,
+    query: a.query,
     files: [{ path: c.path, role: 'gold', content, gold_lines: gold, support_lines: [], anchor_lines: [], hunks: [] }],
     chunk: whole ? { start: c.start, end: c.end } : { start: 1, end: c.end - c.start + 1 },
     teacher: o.model,
@@ -213,7 +228,11 @@ function toRecord(repo: string, c: Chunk, task: TaskType, a: { query: string; li
 }
 
 export function formatSynthSummary(s: SynthSummary): string {
-  const nz = (r: Record<string, number | undefined>) => Object.entries(r).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const nz = (r: Record<string, number | undefined>) =>
+    Object.entries(r)
+      .filter(([, v]) => v)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
   const usage = (name: string, u: Usage) =>
     `  ${name}: ${u.requests} requests (${u.retries} retries; failures: ${nz(u.failures)}), tokens ${u.promptTokens} in / ${u.completionTokens} out`;
   return [

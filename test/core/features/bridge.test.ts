@@ -29,11 +29,41 @@ describe('fitBridge', () => {
 });
 
 describe('mergeBridges', () => {
-  it('extends the base rows with the repository\'s pairs, keeping the stronger association', () => {
-    const base = { table: new Map([['redraw', [['refresh', 1.2], ['paint', 0.5]] as [string, number][]]]), prior: new Map([['refresh', -2], ['paint', -3]]) };
-    const extra = { table: new Map([['redraw', [['paint', 0.9], ['repaint', 2.0]] as [string, number][]], ['frob', [['widget', 0.7]] as [string, number][]]]), prior: new Map([['paint', -1]]) };
+  it("extends the base rows with the repository's pairs, keeping the stronger association", () => {
+    const base = {
+      table: new Map([
+        [
+          'redraw',
+          [
+            ['refresh', 1.2],
+            ['paint', 0.5],
+          ] as [string, number][],
+        ],
+      ]),
+      prior: new Map([
+        ['refresh', -2],
+        ['paint', -3],
+      ]),
+    };
+    const extra = {
+      table: new Map([
+        [
+          'redraw',
+          [
+            ['paint', 0.9],
+            ['repaint', 2.0],
+          ] as [string, number][],
+        ],
+        ['frob', [['widget', 0.7]] as [string, number][]],
+      ]),
+      prior: new Map([['paint', -1]]),
+    };
     const m = mergeBridges(base, extra);
-    expect(m.table.get('redraw')).toEqual([['repaint', 2.0], ['refresh', 1.2], ['paint', 0.9]]);
+    expect(m.table.get('redraw')).toEqual([
+      ['repaint', 2.0],
+      ['refresh', 1.2],
+      ['paint', 0.9],
+    ]);
     expect(m.table.get('frob')).toEqual([['widget', 0.7]]);
     expect(m.prior.get('paint')).toBe(-1);
     expect(m.prior.get('refresh')).toBe(-2);

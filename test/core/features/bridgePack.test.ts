@@ -5,9 +5,16 @@ import { packBridge, unpackBridge } from '../../../src/core/features/bridgePack.
 
 function sample(): BridgeTable {
   const b = emptyBridge();
-  b.table.set('redraw', [['refresh', 2.41], ['render', 1.07], ['paint', 0.4]]);
+  b.table.set('redraw', [
+    ['refresh', 2.41],
+    ['render', 1.07],
+    ['paint', 0.4],
+  ]);
   b.table.set('0', [['zero', 0.55]]);
-  b.table.set('größe', [['size', 1.3], ['länge', 0.91]]);
+  b.table.set('größe', [
+    ['size', 1.3],
+    ['länge', 0.91],
+  ]);
   b.table.set('emoji😀', [['smile', 0.5]]);
   b.prior.set('refresh', -1.234567); // unrounded in memory: files keep two decimals
   b.prior.set('render', 0.5);
@@ -74,6 +81,10 @@ describe('packed bridge table', () => {
     const bin = packBridge(sample());
     const shifted = new Uint8Array(bin.length + 1);
     shifted.set(bin, 1);
-    expect(unpackBridge(shifted.subarray(1)).table.get('redraw')).toEqual([['refresh', 2.41], ['render', 1.07], ['paint', 0.4]]);
+    expect(unpackBridge(shifted.subarray(1)).table.get('redraw')).toEqual([
+      ['refresh', 2.41],
+      ['render', 1.07],
+      ['paint', 0.4],
+    ]);
   });
 });

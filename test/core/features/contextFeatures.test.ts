@@ -39,7 +39,10 @@ describe('contextFeatures', () => {
 
   it('window maxima equal a brute-force scan', () => {
     const rel = Array.from(p, (v) => v / 0.8);
-    for (const [name, w] of [['ctx_win2_max', 2], ['ctx_win5_max', 5]] as const) {
+    for (const [name, w] of [
+      ['ctx_win2_max', 2],
+      ['ctx_win5_max', 5],
+    ] as const) {
       const got = col(X, name, n);
       for (let i = 0; i < n; i++) expect(got[i]).toBeCloseTo(Math.max(...rel.slice(Math.max(0, i - w), i + w + 1)));
     }

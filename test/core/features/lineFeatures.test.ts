@@ -1,10 +1,19 @@
-import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
-import { analyzeQuery, COL, callEndsLine, FEATURE_NAMES, indentedLine, lineFeatures, NUM_FEATURES, writeLineFeatures } from '../../../src/core/features/lineFeatures.js';
+import {
+  analyzeQuery,
+  COL,
+  callEndsLine,
+  FEATURE_NAMES,
+  indentedLine,
+  lineFeatures,
+  NUM_FEATURES,
+  writeLineFeatures,
+} from '../../../src/core/features/lineFeatures.js';
+import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
 
 const code = [
@@ -22,7 +31,10 @@ const col = (name: string) => FEATURE_NAMES.indexOf(name);
 
 describe('lineFeatures', () => {
   const syntax = buildSimpleSyntaxIndex(code, 'python');
-  const X = lineFeatures({ query: 'How is the progress bar width computed in render_bar?', lines: code, syntax, language: 'python' }, { bridge: emptyBridge() });
+  const X = lineFeatures(
+    { query: 'How is the progress bar width computed in render_bar?', lines: code, syntax, language: 'python' },
+    { bridge: emptyBridge() },
+  );
   const at = (i: number, name: string) => X[i * NUM_FEATURES + col(name)];
 
   it('has one row per line and finite values', () => {
@@ -48,7 +60,10 @@ describe('lineFeatures', () => {
     expect(Math.max(...pct)).toBe(1);
     // two identical lines score alike and share their rank
     const twice = [...code, code[8]];
-    const X2 = lineFeatures({ query: 'How is the progress bar width computed in render_bar?', lines: twice, syntax: buildSimpleSyntaxIndex(twice, 'python'), language: 'python' }, { bridge: emptyBridge() });
+    const X2 = lineFeatures(
+      { query: 'How is the progress bar width computed in render_bar?', lines: twice, syntax: buildSimpleSyntaxIndex(twice, 'python'), language: 'python' },
+      { bridge: emptyBridge() },
+    );
     const r = (i: number) => X2[i * NUM_FEATURES + col('bm25_rank_pct')];
     expect(r(9)).toBe(r(8));
     expect(r(8)).toBeGreaterThan(0);
@@ -147,9 +162,18 @@ describe('definition names against the query', () => {
   });
 
   it('reads name parts, not the compound: "_print_Symbol" is covered by a query about printing a symbol', () => {
-    const code = ['class Printer:', '    def _print_Symbol(self, sym):', '        return sym.name', '    def _print_Add(self, expr):', '        return "+".join(expr.args)'];
+    const code = [
+      'class Printer:',
+      '    def _print_Symbol(self, sym):',
+      '        return sym.name',
+      '    def _print_Add(self, expr):',
+      '        return "+".join(expr.args)',
+    ];
     const syntax = buildSimpleSyntaxIndex(code, 'python');
-    const X = lineFeatures({ query: 'A symbol ending with a number is invisible when printing', lines: code, syntax, language: 'python' }, { bridge: emptyBridge() });
+    const X = lineFeatures(
+      { query: 'A symbol ending with a number is invisible when printing', lines: code, syntax, language: 'python' },
+      { bridge: emptyBridge() },
+    );
     const at = (i: number, name: string) => X[i * NUM_FEATURES + col(name)];
     expect(at(2, 'func_name_cov')).toBe(1);
     // "print" is in every name: it covers little of "_print_Add"

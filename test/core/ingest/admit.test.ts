@@ -13,7 +13,12 @@ describe('admit', () => {
   it('returns empty, oversized and binary input whole, each with its code', () => {
     expect(admitted({ code: '' })).toMatchObject({ kind: 'whole', score: 1, tokensIn: 0, why: { code: 'empty-input' } });
     const big = 'x'.repeat(MAX_PRUNE_CHARS + 1);
-    expect(admitted({ code: big, ratio: 2 })).toMatchObject({ kind: 'whole', tokensEstimated: true, tokensIn: estimateTokenCount(big), why: { code: 'over-ceiling' } });
+    expect(admitted({ code: big, ratio: 2 })).toMatchObject({
+      kind: 'whole',
+      tokensEstimated: true,
+      tokensIn: estimateTokenCount(big),
+      why: { code: 'over-ceiling' },
+    });
     expect(admitted({ code: 'a\u0000b' })).toMatchObject({ kind: 'whole', why: { code: 'binary-input', message: 'binary input returned unchanged' } });
   });
 

@@ -44,8 +44,16 @@ const CASES: [string, () => string, RegExp][] = [
   ['a threshold of "abc"', () => corrupted((_, m) => ({ ...m, threshold: 'abc' })), /threshold "abc" is not a number in \(0, 1\]/],
   ['a threshold of 5', () => corrupted((_, m) => ({ ...m, threshold: 5 })), /threshold 5 is not a number in \(0, 1\]/],
   ['a threshold of 0', () => corrupted((_, m) => ({ ...m, threshold: 0 })), /threshold 0 is not/],
-  ['renamed features', () => corrupted((_, m) => ({ ...m, features: (m.features as string[]).map((f, i) => (i === 3 ? 'something_else' : f)) })), /different feature set/],
-  ['a truncated weights file', () => corrupted((dir) => writeFileSync(join(dir, 'weights.bin'), readFileSync(join(dir, 'weights.bin')).subarray(0, 4000))), /weights\.bin holds 1000 parameters, expected/],
+  [
+    'renamed features',
+    () => corrupted((_, m) => ({ ...m, features: (m.features as string[]).map((f, i) => (i === 3 ? 'something_else' : f)) })),
+    /different feature set/,
+  ],
+  [
+    'a truncated weights file',
+    () => corrupted((dir) => writeFileSync(join(dir, 'weights.bin'), readFileSync(join(dir, 'weights.bin')).subarray(0, 4000))),
+    /weights\.bin holds 1000 parameters, expected/,
+  ],
   ['a missing weights file', () => corrupted((dir) => rmSync(join(dir, 'weights.bin'))), /weights file .*weights\.bin is missing/],
   [
     'a truncated model.json',
@@ -56,7 +64,11 @@ const CASES: [string, () => string, RegExp][] = [
       }),
     /model\.json is not valid JSON/,
   ],
-  ['a binary model.json', () => corrupted((dir) => writeFileSync(join(dir, 'model.json'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))), /not valid JSON/],
+  [
+    'a binary model.json',
+    () => corrupted((dir) => writeFileSync(join(dir, 'model.json'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))),
+    /not valid JSON/,
+  ],
   [
     'a truncated bridge.bin',
     () => corrupted((dir) => writeFileSync(join(dir, 'bridge.bin'), readFileSync(join(dir, 'bridge.bin')).subarray(0, 100_000))),
@@ -79,9 +91,17 @@ describe('a corrupt model falls back to the heuristic scorer, visibly', () => {
     it(`${what}: every result says so, and the file is still pruned for the question`, async () => {
       const pruner = createPruner({ modelDir: make() });
       expect((await pruner.scorer()).name).toBe('heuristic');
-      for (const req of [{ code, query }, { code, query, ratio: 4 }, { code: 'x = 1\n', query }, { code: '', query }]) {
+      for (const req of [
+        { code, query },
+        { code, query, ratio: 4 },
+        { code: 'x = 1\n', query },
+        { code: '', query },
+      ]) {
         const r = await pruner.prune(req);
-        expect(r.warnings.some((w) => /learned model not used/.test(w) && problem.test(w)), r.warnings.join('\n')).toBe(true);
+        expect(
+          r.warnings.some((w) => /learned model not used/.test(w) && problem.test(w)),
+          r.warnings.join('\n'),
+        ).toBe(true);
         if (req.code === code) {
           expect(checkInvariants(code, r)).toBeNull();
           // the heuristic's selection, not "everything unrelated"

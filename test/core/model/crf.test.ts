@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marginals, viterbi, type CrfParams } from '../../../src/core/model/crf.js';
+import { type CrfParams, marginals, viterbi } from '../../../src/core/model/crf.js';
 import { nllAndGrad, pathScore } from '../../../src/train/crfLoss.js';
 
 /** Deterministic pseudo-random numbers for reproducible cases. */

@@ -11,8 +11,8 @@ import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../../../src/core/feat
 import { hiddenKernel } from '../../../src/core/model/hiddenWasm.js';
 import { loadDefaultScorer } from '../../../src/core/model/index.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
-import { initParams } from '../../../src/train/lamrLoss.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
+import { initParams } from '../../../src/train/lamrLoss.js';
 
 const same = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
@@ -26,7 +26,14 @@ describe('hidden layer in WebAssembly', () => {
   it('equals the JavaScript loop on random inputs', () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    for (const [F, H] of [[64, 48], [84, 48], [5, 3], [7, 1], [10, 8], [3, 17]]) {
+    for (const [F, H] of [
+      [64, 48],
+      [84, 48],
+      [5, 3],
+      [7, 1],
+      [10, 8],
+      [3, 17],
+    ]) {
       const m = new LamrModel(F, H, 'lamr');
       initParams(m, Math.floor(rnd() * 1000));
       for (const n of [1, 2, 7, 300]) {

@@ -39,7 +39,7 @@ describe('LamrModel', () => {
     });
   }
 
-  it('inference without the Viterbi path (the first stage\'s is never used) leaves the rest unchanged', () => {
+  it("inference without the Viterbi path (the first stage's is never used) leaves the rest unchanged", () => {
     const F = 7;
     const n = 11;
     const m = new LamrModel(F, 6, 'lamr');

@@ -62,7 +62,10 @@ describe('model files', () => {
     expect(v1.header.format).toBe('skim-lamr/1');
     const v2 = loadModel(shipped);
     expect(Array.from(v1.model.p)).toEqual(Array.from(v2.model.p));
-    for (const req of [{ code, query }, { code, query, ratio: 4 }]) {
+    for (const req of [
+      { code, query },
+      { code, query, ratio: 4 },
+    ]) {
       const a = await createPruner({ modelDir: dir }).prune(req);
       const b = await createPruner({ modelDir: shipped }).prune(req);
       expect(a.warnings).toEqual(b.warnings);
@@ -74,7 +77,7 @@ describe('model files', () => {
     expect(loadModel(dir).header.format).toBe(MODEL_FORMAT);
   });
 
-  it('a model that names another directory\'s bridge.json uses its packed sibling', () => {
+  it("a model that names another directory's bridge.json uses its packed sibling", () => {
     const single = createLearnedScorer(join(shipped, '..', 'single-crf'));
     expect(single).not.toBeNull();
     expect(single!.loaded.bridge.table.constructor.name).not.toBe('Map');

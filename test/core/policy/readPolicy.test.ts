@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideRead, FITTED_CHARS, READ_POLICY, readProbability, type ReadFacts, type ReadGate } from '../../../src/core/policy/readPolicy.js';
+import { decideRead, FITTED_CHARS, READ_POLICY, type ReadFacts, type ReadGate, readProbability } from '../../../src/core/policy/readPolicy.js';
 import { createPruner } from '../../../src/core/prune.js';
 import { SessionMemory } from '../../../src/core/session/memory.js';
 
@@ -12,7 +12,15 @@ const facts = (f: Partial<ReadFacts> = {}): ReadFacts => ({ kind: 'file', chars:
 
 describe('decideRead', () => {
   // P = σ(-2 + 2·log1p(priorReads)): 0.12 on a first read, 0.31 on a second, 0.55 on a third
-  const gate: ReadGate = { task: false, bias: -2, weights: [0, 0, 0, 2, 0], ladder: [{ below: 0.2, tauScale: 8 }, { below: 0.5, tauScale: 1 }] };
+  const gate: ReadGate = {
+    task: false,
+    bias: -2,
+    weights: [0, 0, 0, 2, 0],
+    ladder: [
+      { below: 0.2, tauScale: 8 },
+      { below: 0.5, tauScale: 1 },
+    ],
+  };
   it('maps the gate probability through the ladder: low bands prune hard, above the last the read stays whole', () => {
     expect(readProbability(gate, facts())).toBeCloseTo(1 / (1 + Math.exp(2)), 10);
     expect(decideRead(facts(), [gate]).tauScale).toBe(8);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMaterialize } from '../../../src/core/repair/materialize.js';
 import { explainLines } from '../../../src/core/render/explain.js';
+import { createMaterialize } from '../../../src/core/repair/materialize.js';
 import { TOKENS } from '../../../src/core/select/measure.js';
 import { frozenScorer, stagesThroughScore } from '../../helpers/stages.js';
 

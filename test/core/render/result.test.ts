@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { diagnostic } from '../../../src/core/diagnostics.js';
 import type { SelectionPlan } from '../../../src/core/pipeline/types.js';
 import { renderResult } from '../../../src/core/render/result.js';
-import { selectAboveThreshold } from '../../../src/core/select/threshold.js';
-import { diagnostic } from '../../../src/core/diagnostics.js';
 import { createMaterialize } from '../../../src/core/repair/materialize.js';
 import { TOKENS } from '../../../src/core/select/measure.js';
+import { selectAboveThreshold } from '../../../src/core/select/threshold.js';
 import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 
 const code = pythonFunctions(240);
@@ -23,8 +23,14 @@ describe('renderResult', () => {
     const r = renderResult(job, input, scored, threshold, sel);
     // (threshold mode's repair also brings the first definition of the `y` the function uses)
     expect(r.text.endsWith('lines omitted (7-44)\ndef f11(x):\n    y = x + 11\n    return y * 11\n# ... 193 lines omitted (48-240)\n')).toBe(true);
-    expect(r.kept).toEqual([[1, 6], [45, 47]]);
-    expect(r.omitted).toEqual([[7, 44], [48, 240]]);
+    expect(r.kept).toEqual([
+      [1, 6],
+      [45, 47],
+    ]);
+    expect(r.omitted).toEqual([
+      [7, 44],
+      [48, 240],
+    ]);
     expect(r).toMatchObject({ score: 0.1235, scorer: 'frozen', threshold: 0.5, calibratedThreshold: 0.5, policy: 'gate p=0.10: tau x1', shape: 'raw' });
     expect(r.tokensOut).toBeLessThan(r.tokensIn);
     expect(r.warnings).toEqual([]);

@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { createMaterialize } from '../../../src/core/repair/materialize.js';
 import { joinPieces } from '../../../src/core/render/render.js';
+import { createMaterialize } from '../../../src/core/repair/materialize.js';
 import { TOKENS } from '../../../src/core/select/measure.js';
 import { stagesThroughScore } from '../../helpers/stages.js';
 
-const code = ['class A:', '    def f(self):', '        a = 1', '        b = 2', '        c = 3', '        d = 4', '        return a', '', 'x = 5', 'y = 6', 'z = 7', ''].join('\n');
+const code = [
+  'class A:',
+  '    def f(self):',
+  '        a = 1',
+  '        b = 2',
+  '        c = 3',
+  '        d = 4',
+  '        return a',
+  '',
+  'x = 5',
+  'y = 6',
+  'z = 7',
+  '',
+].join('\n');
 
 async function setup() {
   const s = await stagesThroughScore({ code, language: 'python' });

@@ -18,14 +18,28 @@ describe('scoreLines', () => {
   });
 
   it("keeps the better of the query's and the task's score per line", async () => {
-    const scorer: Scorer = { name: 'q', score: (input) => ({ keep: Float64Array.from(input.lines.map((_, i) => (input.query === 'task' ? (i === 5 ? 0.9 : 0) : i === 1 ? 0.8 : 0.1))), docScore: input.query === 'task' ? 0.7 : 0.2 }) };
+    const scorer: Scorer = {
+      name: 'q',
+      score: (input) => ({
+        keep: Float64Array.from(input.lines.map((_, i) => (input.query === 'task' ? (i === 5 ? 0.9 : 0) : i === 1 ? 0.8 : 0.1))),
+        docScore: input.query === 'task' ? 0.7 : 0.2,
+      }),
+    };
     const { scored } = await stagesThroughScore({ code, query: 'query', task: 'task' }, scorer);
     expect([scored.probs[1], scored.probs[5], scored.probs[9]]).toEqual([0.8, 0.9, 0.1]);
     expect(scored.docScore).toBeCloseTo(0.7);
   });
 
   it('the heuristic stands in for a scorer that throws, with a diagnostic per failure', async () => {
-    const { job, scored } = await stagesThroughScore({ code, query: 'f3' }, { name: 'broken', score: () => { throw new Error('boom'); } });
+    const { job, scored } = await stagesThroughScore(
+      { code, query: 'f3' },
+      {
+        name: 'broken',
+        score: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(job.diagnostics).toEqual([{ code: 'scorer-failed', message: 'scorer broken failed (boom); heuristic used' }]);
     expect(scored.probs.some((p) => p > 0)).toBe(true);
     expect(scored.nonFinite).toBe(false);
@@ -43,10 +57,13 @@ describe('scoreLines', () => {
 
   it('does not call the scorer when there is nothing to prune', async () => {
     let calls = 0;
-    const counting: Scorer = { name: 'c', score: (input) => {
+    const counting: Scorer = {
+      name: 'c',
+      score: (input) => {
         calls++;
         return frozenScorer([]).score(input);
-      } };
+      },
+    };
     const { scored } = await stagesThroughScore({ code }, counting);
     expect(calls).toBe(0);
     expect(scored.docScore).toBe(0);

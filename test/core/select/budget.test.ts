@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { joinPieces } from '../../../src/core/render/render.js';
 import { rankLines, selectWithinBudget } from '../../../src/core/select/budget.js';
 import { CHARS, TOKENS } from '../../../src/core/select/measure.js';
-import { countTokens } from '../../../src/core/tokens/count.js';
 import { checkSyntaxSync, ensureGrammar } from '../../../src/core/syntax/index.js';
+import { countTokens } from '../../../src/core/tokens/count.js';
 import type { Diagnostic } from '../../../src/core/types.js';
 import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 

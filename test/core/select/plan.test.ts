@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ingest } from '../../../src/core/ingest/ingest.js';
-import { collapseWeakFiles, PINNED, pinLines, planSelection } from '../../../src/core/select/plan.js';
 import type { ReadGate } from '../../../src/core/policy/readPolicy.js';
+import { collapseWeakFiles, PINNED, pinLines, planSelection } from '../../../src/core/select/plan.js';
 import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 
 const code = pythonFunctions(240);
@@ -31,7 +31,10 @@ describe('planSelection', () => {
     expect(planSelection(budget.job, budget.input, budget.scored)).toEqual({ kind: 'plan', strategy: 'budget', decision: null });
     const none = await stagesThroughScore({ code, tokens: 1e6 }, frozenScorer(scores));
     expect(planSelection(none.job, none.input, none.scored)).toMatchObject({ strategy: 'keep-all' });
-    const nan = await stagesThroughScore({ code, query: 'q' }, { name: 'nan', score: (i) => ({ keep: new Float64Array(i.lines.length).fill(NaN), docScore: 0 }) });
+    const nan = await stagesThroughScore(
+      { code, query: 'q' },
+      { name: 'nan', score: (i) => ({ keep: new Float64Array(i.lines.length).fill(NaN), docScore: 0 }) },
+    );
     expect(planSelection(nan.job, nan.input, nan.scored)).toEqual({ kind: 'whole', score: 1 });
   });
 });

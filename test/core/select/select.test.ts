@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openedPriorities, priorityOrder } from '../../../src/core/select/select.js';
 
-const open = (p: number[], width: number, blank: number[] = [], segments: number[][] = [p.map((_, i) => i)]) =>
-  [...openedPriorities(Float64Array.from(p), segments, (i) => blank.includes(i), width)];
+const open = (p: number[], width: number, blank: number[] = [], segments: number[][] = [p.map((_, i) => i)]) => [
+  ...openedPriorities(Float64Array.from(p), segments, (i) => blank.includes(i), width),
+];
 
 describe('openedPriorities', () => {
   it('width 2: a line ranks no higher than its better neighbour, so a lone peak drops and a pair ranks together', () => {
@@ -20,7 +21,17 @@ describe('openedPriorities', () => {
 
   it('works per segment: a segment edge is not a neighbour, and pinned scores (> 1) stay', () => {
     expect(open([0.9, 0.1, 2, 0.1], 2, [], [[0], [1, 2, 3]])).toEqual([0.9, 0.1, 2, 0.1]);
-    expect(open([0.9, 0.1, 0.1, 0.8], 2, [], [[0, 1], [2, 3]])).toEqual([0.1, 0.1, 0.1, 0.1]);
+    expect(
+      open(
+        [0.9, 0.1, 0.1, 0.8],
+        2,
+        [],
+        [
+          [0, 1],
+          [2, 3],
+        ],
+      ),
+    ).toEqual([0.1, 0.1, 0.1, 0.1]);
   });
 
   it('never raises a score, and width < 2 changes nothing', () => {

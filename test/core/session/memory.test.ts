@@ -15,11 +15,13 @@ const Q = 'Where are the caplog records replaced instead of cleared?';
 
 /** `cat -n` of lines a..b (1-based, inclusive). */
 function numbered(text: string, a: number, b: number): string {
-  return text
-    .split('\n')
-    .slice(a - 1, b)
-    .map((l, k) => `${String(a + k).padStart(6)}\t${l}`)
-    .join('\n') + '\n';
+  return (
+    text
+      .split('\n')
+      .slice(a - 1, b)
+      .map((l, k) => `${String(a + k).padStart(6)}\t${l}`)
+      .join('\n') + '\n'
+  );
 }
 
 describe('session memory', () => {

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingest } from '../../../src/core/ingest/ingest.js';
 import { createPruner } from '../../../src/core/prune.js';
 import { analyse } from '../../../src/core/syntax/analyse.js';
 import { clearAnalysisCache } from '../../../src/core/syntax/analysisCache.js';
-import { ingest } from '../../../src/core/ingest/ingest.js';
 import { detectLanguage } from '../../../src/core/syntax/index.js';
 import type { PruneRequest } from '../../../src/core/types.js';
 

@@ -5,7 +5,20 @@ import { syntaxErrorRows } from '../../../src/core/repair/validate.js';
 import { buildSyntaxIndex, checkSyntax, checkSyntaxSync, detectLanguage, ensureGrammar } from '../../../src/core/syntax/index.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/syntax/', import.meta.url));
-const FILES = ['sample.py', 'sample.js', 'sample.ts', 'sample.tsx', 'sample.go', 'Sample.java', 'sample.rs', 'sample.c', 'sample.cc', 'sample.rb', 'sample.php', 'Sample.cs'];
+const FILES = [
+  'sample.py',
+  'sample.js',
+  'sample.ts',
+  'sample.tsx',
+  'sample.go',
+  'Sample.java',
+  'sample.rs',
+  'sample.c',
+  'sample.cc',
+  'sample.rb',
+  'sample.php',
+  'Sample.cs',
+];
 
 describe.each(FILES)('checkSyntax %s', (file) => {
   const text = readFileSync(FIXTURES + file, 'utf8');

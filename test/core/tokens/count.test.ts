@@ -1,8 +1,8 @@
 /** Token counting: special-token strings are text, and degenerate inputs count in linear time. */
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countLineTokens, countTokens } from '../../../src/core/tokens/count.js';
 import { prune } from '../../../src/core/prune.js';
+import { countLineTokens, countTokens } from '../../../src/core/tokens/count.js';
 
 /** Generous: the exact count of these inputs took 5-20 s before; linear counting takes tens of ms. */
 const FAST_MS = 2_000;

@@ -1,6 +1,7 @@
 /** tree-sitter-c and tree-sitter-cpp node types (C++ adds types C never produces). */
-import type { GrammarSpec } from './types.js';
+
 import { lastName, namesIn, set } from './names.js';
+import type { GrammarSpec } from './types.js';
 
 export const c: GrammarSpec = {
   grammar: 'c',

@@ -1,6 +1,7 @@
 /** tree-sitter-c-sharp node types. */
-import type { GrammarSpec } from './types.js';
+
 import { at, lastName, set } from './names.js';
+import type { GrammarSpec } from './types.js';
 
 export const c_sharp: GrammarSpec = {
   grammar: 'c_sharp',

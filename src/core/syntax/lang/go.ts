@@ -1,14 +1,22 @@
 /** tree-sitter-go node types. */
-import type { GrammarSpec, NameAt } from './types.js';
+
 import { at, set } from './names.js';
+import type { GrammarSpec, NameAt } from './types.js';
 
 /** Package name a Go import path binds when not aliased: last segment, minus version suffixes. */
 function packageOf(path: string): string | null {
-  const segs = path.replace(/^["`]|["`]$/g, '').split('/').filter(Boolean);
+  const segs = path
+    .replace(/^["`]|["`]$/g, '')
+    .split('/')
+    .filter(Boolean);
   let last = segs.pop();
   if (last && /^v\d+$/.test(last)) last = segs.pop();
   if (!last) return null;
-  const name = last.replace(/\.v\d+$/, '').replace(/^go-/, '').replace(/[.-]go$/, '').replace(/[^\w]/g, '_');
+  const name = last
+    .replace(/\.v\d+$/, '')
+    .replace(/^go-/, '')
+    .replace(/[.-]go$/, '')
+    .replace(/[^\w]/g, '_');
   return name || null;
 }
 

@@ -1,6 +1,7 @@
 /** tree-sitter-java node types. */
-import type { GrammarSpec } from './types.js';
+
 import { lastName, set } from './names.js';
+import type { GrammarSpec } from './types.js';
 
 export const java: GrammarSpec = {
   grammar: 'java',
@@ -25,7 +26,17 @@ export const java: GrammarSpec = {
     switch_expression: 'switch',
     synchronized_statement: 'block',
   },
-  blocks: set('program', 'block', 'class_body', 'interface_body', 'enum_body', 'constructor_body', 'switch_block_statement_group', 'annotation_type_body', 'enum_body_declarations'),
+  blocks: set(
+    'program',
+    'block',
+    'class_body',
+    'interface_body',
+    'enum_body',
+    'constructor_body',
+    'switch_block_statement_group',
+    'annotation_type_body',
+    'enum_body_declarations',
+  ),
   decorators: set('annotation', 'marker_annotation'),
   modifierWrappers: set('modifiers'),
   comments: set('line_comment', 'block_comment', 'comment'),

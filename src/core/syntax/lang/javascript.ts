@@ -1,7 +1,7 @@
 /** tree-sitter-javascript / typescript / tsx node types (one table: TS adds types JS never produces). */
 import type { Node } from 'web-tree-sitter';
-import type { GrammarSpec, NameAt } from './types.js';
 import { at, namesIn, set } from './names.js';
+import type { GrammarSpec, NameAt } from './types.js';
 
 function isRequireCall(node: Node | null): boolean {
   if (!node) return false;

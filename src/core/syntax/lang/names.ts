@@ -59,8 +59,7 @@ export function namesIn(node: Node | null | undefined, out: NameAt[] = [], depth
   }
   if (MEMBER.has(t)) {
     const obj = node.childForFieldName('object') ?? node.childForFieldName('operand') ?? node.childForFieldName('expression') ?? node.namedChild(0);
-    const prop =
-      node.childForFieldName('attribute') ?? node.childForFieldName('property') ?? node.childForFieldName('field') ?? node.childForFieldName('name');
+    const prop = node.childForFieldName('attribute') ?? node.childForFieldName('property') ?? node.childForFieldName('field') ?? node.childForFieldName('name');
     if (obj && prop && SELF_NAMES.has(obj.text)) out.push(at(prop));
     return out;
   }

@@ -1,6 +1,7 @@
 /** tree-sitter-php node types. */
-import type { GrammarSpec, NameAt } from './types.js';
+
 import { at, lastName, set } from './names.js';
+import type { GrammarSpec, NameAt } from './types.js';
 
 export const php: GrammarSpec = {
   grammar: 'php',

@@ -1,6 +1,7 @@
 /** tree-sitter-python node types. */
-import type { GrammarSpec, NameAt } from './types.js';
+
 import { at, firstName, lastName, set } from './names.js';
+import type { GrammarSpec, NameAt } from './types.js';
 
 export const python: GrammarSpec = {
   grammar: 'python',

@@ -1,6 +1,7 @@
 /** tree-sitter-ruby node types. */
-import type { GrammarSpec } from './types.js';
+
 import { set } from './names.js';
+import type { GrammarSpec } from './types.js';
 
 const REQUIRE = new Set(['require', 'require_relative', 'load', 'autoload']);
 

@@ -1,7 +1,7 @@
 /** tree-sitter-rust node types. */
 import type { Node } from 'web-tree-sitter';
-import type { GrammarSpec, NameAt } from './types.js';
 import { at, lastName, set } from './names.js';
+import type { GrammarSpec, NameAt } from './types.js';
 
 /** Names bound by a `use` tree: `a::b` -> b, `a::{b, c as d}` -> b, d, `a::*` -> none. */
 function useNames(node: Node | null, out: NameAt[], depth = 0): void {
