@@ -21,7 +21,7 @@ import type { LamrModel } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { createHeuristicScorer } from '../core/score/heuristic.js';
 import type { Scorer } from '../core/types.js';
-import { type CommitFilterStats, commitRejection, hash32, type LabeledFile, readJsonl, splitLines } from '../train/datasets.js';
+import { type CommitFilterStats, type CommitRecord, commitRejection, hash32, type LabeledFile, readJsonl, splitLines } from '../train/datasets.js';
 import { evaluateSets, type Row } from '../train/evaluate.js';
 import { type Bridges, buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from '../train/prepare.js';
 import { loadSyntaxSource } from '../train/syntaxSource.js';
@@ -38,17 +38,7 @@ export async function readRepoSamples(path: string, repo?: string): Promise<Repo
   const filter: CommitFilterStats = { total: 0, noLabels: 0, vagueMessage: 0, hugeDiff: 0, tooShort: 0, kept: 0 };
   const out: RepoSamples = { train: [], val: [], filter };
   for await (const r of readJsonl(path)) {
-    const rec = r as unknown as {
-      repo: string;
-      commit: string;
-      path: string;
-      lang: string;
-      query: string;
-      code: string;
-      gold_lines: number[];
-      anchor_lines: number[];
-      split: string;
-    };
+    const rec = r as unknown as CommitRecord;
     if (repo && rec.repo !== repo) continue;
     filter.total++;
     const lines = splitLines(rec.code);

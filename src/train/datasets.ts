@@ -31,6 +31,19 @@ export interface LabeledFile {
   split: 'train' | 'val';
 }
 
+/** One line of a commits file (../shared/data/commits.jsonl.gz, `skim data mine`). */
+export interface CommitRecord {
+  repo: string;
+  commit: string;
+  path: string;
+  lang: string;
+  query: string;
+  code: string;
+  gold_lines: number[];
+  anchor_lines: number[];
+  split: string;
+}
+
 /** Stream JSON objects from a .jsonl or .jsonl.gz file. */
 export async function* readJsonl(path: string): AsyncGenerator<Record<string, unknown>> {
   const stream = createReadStream(path);
@@ -106,17 +119,7 @@ export async function readCommits(path: string, opts: CommitReadOptions, stats: 
   const rate = opts.rate ?? 1;
   for await (const r of readJsonl(path)) {
     stats.total++;
-    const rec = r as unknown as {
-      repo: string;
-      commit: string;
-      path: string;
-      lang: string;
-      query: string;
-      code: string;
-      gold_lines: number[];
-      anchor_lines: number[];
-      split: string;
-    };
+    const rec = r as unknown as CommitRecord;
     const key = `${rec.repo}@${rec.commit}:${rec.path}`;
     if (hash32(key) / 4294967296 >= rate) continue;
     const lines = splitLines(rec.code);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { CommitRecord } from '../../src/train/datasets.js';
 
 export const SHARED = path.resolve(__dirname, '../../../shared');
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -35,12 +36,5 @@ export function polyglotCases(): PolyglotCase[] {
     : readGzLines<PolyglotCase>(path.join(FIXTURES, 'bench/polyglot-slice.jsonl.gz'));
 }
 
-export interface PolyglotCase {
-  repo: string;
-  path: string;
-  lang: string;
-  query: string;
-  code: string;
-  gold_lines: number[];
-  anchor_lines: number[];
-}
+/** A polyglot-dev case: a commit sample's fields without the commit and split. */
+export type PolyglotCase = Omit<CommitRecord, 'commit' | 'split'>;
