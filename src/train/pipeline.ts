@@ -32,6 +32,8 @@ export interface TrainRunOptions {
   commitDistractors?: number;
   /** Extra same-repository distractor files per teacher query, beyond the one each case has. */
   teacherDistractors?: number;
+  /** Weight of a teacher-labelled file against a commit sample's (default DEFAULT_WEIGHTS.teacher). */
+  teacherWeight?: number;
   /** Target recall for threshold calibration. */
   targetRecall?: number;
   /** Cost of kept distractor characters against gold-file ones in the calibration (default DISTRACTOR_WEIGHT). */
@@ -94,7 +96,8 @@ export async function runTraining(o: TrainRunOptions): Promise<TrainSummary> {
   for (const r of bridges.full.table.values()) pairs += r.length;
   o.log(`bridge: ${bridges.samples} samples, ${bridges.full.table.size} query terms, ${pairs} pairs`);
   bar = o.progress('features', prepared.length);
-  const examples = buildExamples(prepared, bridges, DEFAULT_WEIGHTS, (d) => bar.update(d));
+  const weights = { ...DEFAULT_WEIGHTS, teacher: o.teacherWeight ?? DEFAULT_WEIGHTS.teacher };
+  const examples = buildExamples(prepared, bridges, weights, (d) => bar.update(d));
   bar.stop();
   const tFeat = Date.now();
 

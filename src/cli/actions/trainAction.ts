@@ -68,6 +68,11 @@ export function registerTrain(program: Command): void {
       'extra distractor files per teacher query, drawn the same way from the other teacher files of its repository (default 0)',
       numberOption(RATE),
     )
+    .option(
+      '--teacher-weight <w>',
+      'weight of a teacher-labelled file against a commit sample (default 6; the shipped model: 2, its teacher queries outnumber the commit samples)',
+      numberOption(numberIn(0)),
+    )
     .option('--ablation-out <dir>', 'also train the single-CRF ablation (rubric loss off, gate fixed) on the same features, into this directory')
     .option('--lambda <x>', 'weight of the rubric CRF losses vs the fused loss (default 0.25; LaMR: 0.6)', numberOption(numberIn(0)))
     .option('--rank-weight <x>', 'weight of the listwise ranking loss on the fused emissions (default 0.3; 0 = off)', numberOption(numberIn(0)))
