@@ -21,7 +21,7 @@ import type { LamrModel } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';
 import { createHeuristicScorer } from '../core/score/heuristic.js';
 import type { Scorer } from '../core/types.js';
-import { type CommitFilterStats, type CommitRecord, commitRejection, hash32, type LabeledFile, readJsonl, splitLines } from '../train/datasets.js';
+import { type CommitFilterStats, type CommitRecord, commitFile, commitRejection, hash32, type LabeledFile, readJsonl, splitLines } from '../train/datasets.js';
 import { evaluateSets, type Row } from '../train/evaluate.js';
 import { type Bridges, buildExamples, contextExamples, DEFAULT_WEIGHTS, type Example, fitBridges, prepareFiles } from '../train/prepare.js';
 import { loadSyntaxSource } from '../train/syntaxSource.js';
@@ -53,19 +53,7 @@ export async function readRepoSamples(path: string, repo?: string): Promise<Repo
       .filter((x) => x >= 0 && x < lines.length)
       .sort((a, b) => a - b);
     const split = rec.split === 'val' ? 'val' : 'train';
-    out[split].push({
-      id: `${rec.repo}@${rec.commit}:${rec.path}`,
-      source: 'commit',
-      repo: rec.repo,
-      path: rec.path,
-      lang: rec.lang,
-      query: rec.query,
-      queryKind: 'commit',
-      lines,
-      agg,
-      role: 'gold',
-      split,
-    });
+    out[split].push(commitFile(rec, lines, agg, split));
   }
   return out;
 }

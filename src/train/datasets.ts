@@ -44,6 +44,24 @@ export interface CommitRecord {
   split: string;
 }
 
+/** A commit sample as a LabeledFile: the window before the commit, its changed lines as the label. */
+export function commitFile(rec: CommitRecord, lines: string[], agg: number[], split: 'train' | 'val'): LabeledFile {
+  return {
+    id: `${rec.repo}@${rec.commit}:${rec.path}`,
+    source: 'commit',
+    repo: rec.repo,
+    commit: rec.commit,
+    path: rec.path,
+    lang: rec.lang,
+    query: rec.query,
+    queryKind: 'commit',
+    lines,
+    agg,
+    role: 'gold',
+    split,
+  };
+}
+
 /** Stream JSON objects from a .jsonl or .jsonl.gz file. */
 export async function* readJsonl(path: string): AsyncGenerator<Record<string, unknown>> {
   const stream = createReadStream(path);
@@ -137,20 +155,7 @@ export async function readCommits(path: string, opts: CommitReadOptions, stats: 
       .map((x) => x - 1)
       .filter((x) => x >= 0 && x < lines.length)
       .sort((a, b) => a - b);
-    out.push({
-      id: key,
-      source: 'commit',
-      repo: rec.repo,
-      commit: rec.commit,
-      path: rec.path,
-      lang: rec.lang,
-      query: rec.query,
-      queryKind: 'commit',
-      lines,
-      agg,
-      role: 'gold',
-      split,
-    });
+    out.push(commitFile(rec, lines, agg, split));
     if (nTrain >= opts.maxTrain && nVal >= opts.maxVal) break;
   }
   return out;
