@@ -7,7 +7,7 @@
  * (`<mirrors>/<owner>+<name>/repo`, e.g. `git clone --mirror https://github.com/<owner>/<name>`).
  *
  *   npx tsx scripts/teacher/build-cases.ts [--labels data/teacher/labels.jsonl.gz] \
- *     [--review data/teacher/review.jsonl] --mirrors /work/.mirror --out .scratch/teacher-extra.jsonl.gz
+ *     [--review data/teacher/review.jsonl] [--goal-hints-only] --mirrors /work/.mirror --out .scratch/teacher-extra.jsonl.gz
  *
  * Labels that fail a check (a range outside the file, an empty answer, an unknown task type, a
  * missing mirror, an issue report that names the file) are left out and counted. One fault of the teacher is completed, and counted:
@@ -101,6 +101,8 @@ function arg(name: string, fallback?: string): string {
 async function main(): Promise<void> {
   const labelsPath = arg('--labels', 'data/teacher/labels.jsonl.gz');
   const reviewPath = arg('--review', 'data/teacher/review.jsonl');
+  // --goal-hints-only: leave out the issue reports (docs/experiments.md, "Training data")
+  const goalHintsOnly = process.argv.includes('--goal-hints-only');
   const mirrors = arg('--mirrors', '/work/.mirror');
   const out = arg('--out');
   const readLines = (path: string) => {
@@ -178,9 +180,12 @@ async function main(): Promise<void> {
     if (distractorPath && distractor !== null) {
       files.push({ path: distractorPath, role: 'distractor', content: distractor, gold_lines: [], anchor_lines: [], support_lines: [], hunks: [] });
     }
+    // numbered among all cases, so a goal-hints-only build keeps the ids of the full one
+    const id = `${l.repo}#x${n++}`;
+    if (goalHintsOnly && l.task_type.startsWith('issue')) continue;
     lines.push(
       JSON.stringify({
-        id: `${l.repo}#x${n++}`,
+        id,
         repo: l.repo,
         base_commit: l.commit,
         lang: l.lang,
@@ -191,7 +196,7 @@ async function main(): Promise<void> {
     );
   }
   writeFileSync(out, out.endsWith('.gz') ? gzipSync(lines.join('\n') + '\n') : lines.join('\n') + '\n');
-  if (all.length > labels.length) problems.set('rejected by the hand check', all.length - labels.length);
+  if (rejected.size) problems.set('rejected by the hand check', all.filter((l) => rejected.has(`${l.batch}\0${l.path}\0${l.query}`)).length);
   const dropped = [...problems].map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   console.error(
     `${lines.length} cases from ${labels.length} labels -> ${out}; left out: ${dropped}; enclosing headers added: ${headersAdded} lines to ${labelsCompleted} labels`,
