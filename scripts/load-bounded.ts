@@ -22,11 +22,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { gunzipSync } from 'node:zlib';
+import { type AutocannonResult, firstLines, loadInput as loadRunInput } from '../src/server/loadTest.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
-const GOALHINT = join(ROOT, '..', 'shared', 'bench', 'goalhint-dev.jsonl.gz');
-const GOALHINT_CASE = 'sphinx/domains/python/__init__.py';
 const LOGGING_QUERY = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
 
 export interface BoundedLoadOptions {
@@ -97,22 +95,13 @@ function summarize(xs: number[]): Latencies {
 const round = (x: number) => Math.round(x * 10) / 10;
 
 function loadInput(opts: BoundedLoadOptions): { code: string; query: string; path: string } {
-  const firstLines = (text: string) => `${text.split('\n').slice(0, opts.lines).join('\n')}\n`;
-  if (opts.file) {
-    if (!opts.query) throw new Error('--file needs --query');
-    return { code: firstLines(readFileSync(opts.file, 'utf8')), query: opts.query, path: opts.file };
-  }
   try {
-    for (const line of gunzipSync(readFileSync(GOALHINT)).toString('utf8').split('\n')) {
-      if (!line) continue;
-      const c = JSON.parse(line) as { query: string; files: Array<{ path: string; role: string; content: string }> };
-      const f = c.files.find((x) => x.role === 'gold' && x.path === GOALHINT_CASE);
-      if (f) return { code: firstLines(f.content), query: c.query, path: f.path };
-    }
-  } catch {
+    return loadRunInput(opts);
+  } catch (err) {
     // the benchmark set is not part of the package: fall back to the shipped example
+    if (opts.file) throw err;
+    return { code: firstLines(readFileSync(join(ROOT, 'examples', 'logging.py'), 'utf8'), opts.lines), query: LOGGING_QUERY, path: 'src/_pytest/logging.py' };
   }
-  return { code: firstLines(readFileSync(join(ROOT, 'examples', 'logging.py'), 'utf8')), query: LOGGING_QUERY, path: 'src/_pytest/logging.py' };
 }
 
 /** `skim serve` from the sources, on an ephemeral loopback port; resolves with its URL. */
@@ -209,14 +198,6 @@ const once = () => new Promise((resolve) => {
   parentPort.postMessage({ lat, failed });
 })();
 `;
-
-interface AutocannonResult {
-  requests: { total: number; average: number };
-  latency: { p50: number; p99: number; max: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
 
 export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}): Promise<BoundedLoadReport> {
   const opts: BoundedLoadOptions = { ...DEFAULT_OPTIONS, ...options };

@@ -50,7 +50,8 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-function loadInput(args: Args): { code: string; query: string; path: string } {
+/** The body a load run sends: the first `lines` lines of --file with --query, else of the goal-hint case DEFAULT_CASE. */
+export function loadInput(args: { file?: string; query?: string; lines: number }): { code: string; query: string; path: string } {
   if (args.file) {
     if (!args.query) throw new Error('--file needs --query');
     return { code: firstLines(readFileSync(args.file, 'utf8'), args.lines), query: args.query, path: args.file };
@@ -64,7 +65,7 @@ function loadInput(args: Args): { code: string; query: string; path: string } {
   throw new Error(`${DEFAULT_CASE} not found in ${GOALHINT}`);
 }
 
-function firstLines(text: string, n: number): string {
+export function firstLines(text: string, n: number): string {
   return `${text.split('\n').slice(0, n).join('\n')}\n`;
 }
 
@@ -161,9 +162,10 @@ async function runOne(cfg: Config, input: { code: string; query: string; path: s
   }
 }
 
-interface AutocannonResult {
+/** What autocannon reports (the fields the load runs read; it ships no type declarations). */
+export interface AutocannonResult {
   requests: { total: number; average: number };
-  latency: { p50: number; p90: number; p99: number };
+  latency: { p50: number; p90: number; p99: number; max: number };
   errors: number;
   timeouts: number;
   non2xx: number;
