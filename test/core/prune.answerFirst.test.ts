@@ -8,19 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { expandRanges, type TeacherLabel } from '../../scripts/teacher/build-cases.js';
 import { prune } from '../../src/core/prune.js';
 import type { PruneRequest } from '../../src/core/types.js';
 
-interface LabelledCase {
-  repo: string;
-  path: string;
-  lang: string;
-  task_type: string;
-  query: string;
-  keep: [number, number][];
-  support: [number, number][];
-  content: string;
-}
+/** A teacher label with the file it is about. */
+type LabelledCase = TeacherLabel & { content: string };
 
 const cases: LabelledCase[] = gunzipSync(readFileSync(new URL('../fixtures/teacher/held-back.jsonl.gz', import.meta.url)))
   .toString('utf8')
@@ -28,7 +21,8 @@ const cases: LabelledCase[] = gunzipSync(readFileSync(new URL('../fixtures/teach
   .filter(Boolean)
   .map((l) => JSON.parse(l) as LabelledCase);
 
-const expand = (ranges: [number, number][]) => ranges.flatMap(([s, e]) => Array.from({ length: e - s + 1 }, (_, k) => s + k - 1));
+/** 0-based lines of 1-based inclusive ranges (the fixture's ranges are checked: they lie in the file). */
+const expand = (ranges: [number, number][]) => expandRanges(ranges, Infinity)!.map((line) => line - 1);
 
 async function recallAt(budget: Pick<PruneRequest, 'ratio' | 'tokens'>) {
   let answer = 0;
