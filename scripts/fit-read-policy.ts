@@ -2,11 +2,13 @@
  * Fit the read policy (src/core/policy/readPolicy.ts: READ_POLICY) on whole agent runs.
  *
  *   npx tsx scripts/fit-read-policy.ts [--cases ../shared/bench/trajectories-dev.jsonl.gz]
- *     [--outcomes .bench-out/read-policy-outcomes.jsonl.gz] [--max-lost 0.01]
+ *     [--outcomes FILE] [--max-lost 0.01]
  *
  * 1. Outcomes: replay every run once per candidate τ scale (x0.25 ... x32), with and without the
  *    run's task, without session memory, recording per read what it kept and whether it lost a
- *    fix line. Cached in --outcomes (re-used when the file exists; about 90 s to make).
+ *    fix line, with the shipped model (models/default). Cached in --outcomes (re-used when the file
+ *    exists; about 90 s to make); by default .bench-out/read-policy-outcomes-<model>.jsonl.gz,
+ *    named after a hash of the model's files, so a new model never reuses another's outcomes.
  * 2. Per task setting, on the training runs (src/bench/trajectories.ts isValidationRun): a
  *    logistic gate P(the read shows a fix line) over the read's facts as a session sees them
  *    (size, kind, earlier reads of its path, reads so far), then a ladder of probability bands
@@ -17,14 +19,15 @@
  * 3. Print the gates (paste into READ_POLICY) and their figures on the training and validation runs.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
 import { readJsonRecords } from '../src/bench/cases.js';
 import { isTrajectoryRecord, isValidationRun, type ReadRecord, replayRun, TRAJECTORY_METHODS, type TrajectoryRun } from '../src/bench/trajectories.js';
+import { defaultModelDir } from '../src/core/model/index.js';
 import { FITTED_CHARS, gateFeatures, type ReadFacts, type ReadGate } from '../src/core/policy/readPolicy.js';
 import { createPruner } from '../src/core/prune.js';
 import { normalizeSessionPath } from '../src/core/session/memory.js';
@@ -43,7 +46,7 @@ const EDGES = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7];
 const { values: args } = parseArgs({
   options: {
     cases: { type: 'string', default: '../shared/bench/trajectories-dev.jsonl.gz' },
-    outcomes: { type: 'string', default: '.bench-out/read-policy-outcomes.jsonl.gz' },
+    outcomes: { type: 'string' },
     'max-lost': { type: 'string', default: '0.01' },
   },
 });
@@ -287,13 +290,23 @@ function auc(scores: number[], positive: boolean[]): number {
   return wins / pairs;
 }
 
+/** The default outcomes cache: one file per shipped model (its header and weights). */
+function defaultOutcomesPath(): string {
+  const dir = defaultModelDir();
+  if (!dir) throw new Error('no shipped model in models/default: the read policy is fitted on its outcomes');
+  const hash = createHash('sha1');
+  for (const name of ['model.json', 'weights.bin']) hash.update(readFileSync(join(dir, name)));
+  return `.bench-out/read-policy-outcomes-${hash.digest('hex').slice(0, 10)}.jsonl.gz`;
+}
+
 async function main() {
   const runs = await loadRuns();
+  const outcomesPath = args.outcomes ?? defaultOutcomesPath();
   let outcomes: Outcome[];
-  if (existsSync(args.outcomes!)) outcomes = await readOutcomes(args.outcomes!);
+  if (existsSync(outcomesPath)) outcomes = await readOutcomes(outcomesPath);
   else {
     outcomes = await computeOutcomes(runs);
-    await writeOutcomes(args.outcomes!, outcomes);
+    await writeOutcomes(outcomesPath, outcomes);
   }
   const maxLost = Number(args['max-lost']);
   const gates: ReadGate[] = [];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitLines } from '../../src/core/ingest/ingest.js';
 import { createPruner } from '../../src/core/prune.js';
-import { dropOrphans, type KeepReason, repairClosure } from '../../src/core/repair/repair.js';
+import { dropOrphans, type KeepReason, repairClosure, requiredHeaders } from '../../src/core/repair/repair.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../src/core/syntax/index.js';
 import type { LineScores, PruneRequest, ScoreInput, Scorer } from '../../src/core/types.js';
 import { clauseHeaderChains, clauseViolations } from '../helpers/clauses.js';
@@ -287,6 +287,34 @@ describe('a kept line keeps the headers of the clauses around it', () => {
       }
     });
   }
+});
+
+describe('preprocessor branches are clauses', () => {
+  // Newtonsoft.Json's test files: the usings of one target framework under #elif; a kept
+  // `using Assert = ...` shown without its `#elif` reads as the NETFX_CORE branch
+  const CS = `using System;
+#if NETFX_CORE
+using Microsoft.VisualStudio.TestPlatform.UnitTestFramework;
+using Test = Microsoft.VisualStudio.TestPlatform.UnitTestFramework.TestMethodAttribute;
+#elif DNXCORE50
+using Xunit;
+using Test = Xunit.FactAttribute;
+using Assert = Newtonsoft.Json.Tests.XUnitAssert;
+#else
+using NUnit.Framework;
+#endif
+using System.IO;
+`;
+  it('c_sharp: a line under #elif needs the #elif and the #if, a line after #endif neither', async () => {
+    await ensureGrammar('c_sharp');
+    const lines = CS.split('\n');
+    const syntax = buildSyntaxIndex(lines, 'c_sharp');
+    const row = (s: string) => lines.findIndex((l) => l.startsWith(s));
+    expect(requiredHeaders(syntax, row('using Assert')).sort((a, b) => a - b)).toEqual([row('#if NETFX_CORE'), row('#elif DNXCORE50')]);
+    expect(requiredHeaders(syntax, row('using NUnit')).sort((a, b) => a - b)).toEqual([row('#if NETFX_CORE'), row('#else')]);
+    expect(requiredHeaders(syntax, row('using System.IO'))).toEqual([]);
+    expect(await violations(CS, 'c_sharp', new Uint8Array(lines.length))).toEqual([]);
+  });
 });
 
 describe('when a clause header cannot stay, neither can its body', () => {

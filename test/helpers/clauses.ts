@@ -68,10 +68,13 @@ function collectClauses(root: Node): Clause[] {
 
 /**
  * Per 0-based input line: the header lines of the clauses that contain it (lines other than the
- * header itself whose first character lies inside the clause). Null when there is no grammar.
+ * header itself whose first character lies inside the clause). Null when there is no grammar, or
+ * when the tree has errors: error recovery can stretch a clause past its end (a C `#else` run on
+ * past its `#endif`), so its extents are no reference.
  */
 export async function clauseHeaderChains(code: string, language: string): Promise<number[][] | null> {
   return withTree(code, language, (tree, texts) => {
+    if (tree.rootNode.hasError) return null;
     const chains: number[][] = texts.map(() => []);
     for (const { header, node } of collectClauses(tree.rootNode)) {
       const end = node.endPosition;

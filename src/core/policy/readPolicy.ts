@@ -9,8 +9,8 @@
  * path before, and how many reads the session has made. On real agent runs these separate the
  * reads that show a fix line from the others far better than the model's document score does
  * (validation AUC 0.82 against 0.56): agents come back to the file they will fix, and late reads
- * are mostly checks. A ladder of probability bands maps the estimate to τ x 32, x 4, x 1 or the
- * read whole. Without a session every read looks like a run's first, the likeliest to matter:
+ * are mostly checks. A ladder of probability bands maps the estimate to τ x 32, x 1 or the read
+ * whole. Without a session every read looks like a run's first, the likeliest to matter:
  * the policy is then cautious. Reads over FITTED_CHARS, beyond what the runs could show (their
  * harness cut longer outputs), get the calibrated τ.
  *
@@ -79,9 +79,8 @@ export const READ_POLICY: ReadGate[] = [
     bias: -1.094,
     weights: [0.1153, -4.857, 0.808, 1.075, -1.139],
     ladder: [
-      { below: 0.2, tauScale: 8 },
-      { below: 0.3, tauScale: 2 },
-      { below: 0.6, tauScale: 1 },
+      { below: 0.2, tauScale: 32 },
+      { below: 0.3, tauScale: 1 },
     ],
   },
 ];

@@ -44,7 +44,7 @@ const END_CLOSER = /^(end|fi|done|esac|endif|endfor|endforeach|endwhile|endswitc
 export function closerTest(language: string): (text: string) => boolean {
   const info = languageInfo(language);
   const endStyle = info.blockEnd === 'end';
-  const preproc = language === 'c' || language === 'cpp' || !info.hasGrammar;
+  const preproc = language === 'c' || language === 'cpp' || language === 'c_sharp' || !info.hasGrammar;
   const php = language === 'php';
   return (text: string) => {
     // cheap first-character filter: most lines are not closers
