@@ -51,11 +51,12 @@ describe('budget mode keeps the answer before its support', () => {
     expect(new Set(cases.map((c) => c.repo)).size).toBe(5);
   });
 
-  // Floors sit below the shipped model's figures (printed on failure); the ordering is the rule.
+  // Floors sit a little below the shipped model's figures (0.764 / 0.495 / 0.722, printed on
+  // failure): a retrain that loses answer lines fails here. The ordering is the rule.
   for (const [name, budget, floor] of [
-    ['4x', { ratio: 4 }, 0.6],
-    ['8x', { ratio: 8 }, 0.4],
-    ['300 tokens', { tokens: 300 }, 0.55],
+    ['4x', { ratio: 4 }, 0.72],
+    ['8x', { ratio: 8 }, 0.45],
+    ['300 tokens', { tokens: 300 }, 0.68],
   ] as const) {
     it(`at ${name}: answer lines are kept more often than support lines, and at least a set share of them`, async () => {
       const r = await recallAt(budget);
