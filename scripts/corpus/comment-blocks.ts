@@ -12,6 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { terms } from '../../src/core/features/lexical.js';
 
 const HASH_COMMENT = new Set(['py', 'rb', 'sh']);
@@ -21,13 +22,6 @@ const MAX_FILES_PER_REPO = 2500;
 const MAX_FILE_BYTES = 200_000;
 const BEFORE = 2;
 const AFTER = 12;
-
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(name);
-  if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1]!;
-  if (fallback === undefined) throw new Error(`missing ${name}`);
-  return fallback;
-}
 
 /** Which lines are comment (or docstring) lines, and their text without the comment syntax. */
 export function commentLines(lines: string[], ext: string): (string | null)[] {
@@ -58,8 +52,10 @@ export function commentLines(lines: string[], ext: string): (string | null)[] {
 }
 
 function main(): void {
-  const mirrors = arg('--mirrors', '/work/.mirror');
-  const out = createWriteStream(arg('--out'));
+  const { values: args } = parseArgs({ options: { mirrors: { type: 'string', default: '/work/.mirror' }, out: { type: 'string' } } });
+  if (!args.out) throw new Error('missing --out');
+  const mirrors = args.mirrors;
+  const out = createWriteStream(args.out);
   let blocks = 0;
   for (const dir of readdirSync(mirrors).sort()) {
     const gitdir = join(mirrors, dir, 'repo');

@@ -18,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { SyntaxIndex } from '../../src/core/types.js';
 import { hash32, splitLines } from '../../src/train/datasets.js';
@@ -91,20 +92,19 @@ export function missingHeaders(syntax: SyntaxIndex, answer: number[]): number[] 
   return [...add].sort((a, b) => a - b);
 }
 
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(name);
-  if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1]!;
-  if (fallback === undefined) throw new Error(`missing ${name}`);
-  return fallback;
-}
-
 async function main(): Promise<void> {
-  const labelsPath = arg('--labels', 'data/teacher/labels.jsonl.gz');
-  const reviewPath = arg('--review', 'data/teacher/review.jsonl');
-  // --goal-hints-only: leave out the issue reports (docs/experiments.md, "Training data")
-  const goalHintsOnly = process.argv.includes('--goal-hints-only');
-  const mirrors = arg('--mirrors', '/work/.mirror');
-  const out = arg('--out');
+  const { values: args } = parseArgs({
+    options: {
+      labels: { type: 'string', default: 'data/teacher/labels.jsonl.gz' },
+      review: { type: 'string', default: 'data/teacher/review.jsonl' },
+      // leave out the issue reports (docs/experiments.md, "Training data")
+      'goal-hints-only': { type: 'boolean', default: false },
+      mirrors: { type: 'string', default: '/work/.mirror' },
+      out: { type: 'string' },
+    },
+  });
+  if (!args.out) throw new Error('missing --out');
+  const { labels: labelsPath, review: reviewPath, 'goal-hints-only': goalHintsOnly, mirrors, out } = args;
   const readLines = (path: string) => {
     const raw = readFileSync(path);
     return (path.endsWith('.gz') ? gunzipSync(raw) : raw)

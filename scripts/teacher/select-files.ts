@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const LANG_BY_EXT: Record<string, string> = {
   py: 'python',
@@ -40,17 +41,18 @@ const SKIP_NAME = /(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec|d)\.[a
 const MIN_LINES = 80;
 const MAX_LINES = 700;
 
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(name);
-  if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1]!;
-  if (fallback === undefined) throw new Error(`missing ${name}`);
-  return fallback;
-}
-
-const mirrors = arg('--mirrors', '/work/.mirror');
-const perRepo = Number(arg('--per-repo', '16'));
-const out = arg('--out');
-const excludeFile = arg('--exclude', '');
+const { values: args, positionals: wanted } = parseArgs({
+  options: {
+    mirrors: { type: 'string', default: '/work/.mirror' },
+    'per-repo': { type: 'string', default: '16' },
+    out: { type: 'string' },
+    exclude: { type: 'string', default: '' },
+  },
+  allowPositionals: true,
+});
+if (!args.out) throw new Error('missing --out');
+const { mirrors, out, exclude: excludeFile } = args;
+const perRepo = Number(args['per-repo']);
 const excluded = new Set<string>();
 if (excludeFile) {
   for (const line of readFileSync(excludeFile, 'utf8').split('\n').filter(Boolean)) {
@@ -58,7 +60,6 @@ if (excludeFile) {
     for (const f of b.files) excluded.add(`${b.repo}:${f.path}`);
   }
 }
-const wanted = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
 
 const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
 
