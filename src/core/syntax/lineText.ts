@@ -1,4 +1,5 @@
 /** Line-level text heuristics shared by the tree walker and the fallback index. */
+import { grammarSpec } from './lang/index.js';
 import { languageInfo } from './languages.js';
 
 export function leadingWhitespace(line: string): string {
@@ -44,7 +45,9 @@ const END_CLOSER = /^(end|fi|done|esac|endif|endfor|endforeach|endwhile|endswitc
 export function closerTest(language: string): (text: string) => boolean {
   const info = languageInfo(language);
   const endStyle = info.blockEnd === 'end';
-  const preproc = language === 'c' || language === 'cpp' || language === 'c_sharp' || !info.hasGrammar;
+  // `#endif` closes a block where the grammar says so (C, C++, C#), and in files without a grammar
+  const spec = grammarSpec(language);
+  const preproc = spec ? spec.endTokens?.has('#endif') === true : !info.hasGrammar;
   const php = language === 'php';
   return (text: string) => {
     // cheap first-character filter: most lines are not closers
