@@ -54,9 +54,10 @@ interface Clause {
 function collectClauses(root: Node): Clause[] {
   const out: Clause[] = [];
   const visit = (node: Node) => {
-    if (node.isNamed && CLAUSE_TYPES.has(node.type) && node.endPosition.row > node.startPosition.row) out.push({ header: node.startPosition.row, node });
+    if (node.isNamed && CLAUSE_TYPES.has(node.type) && node.endPosition.row > node.startPosition.row && !node.hasError)
+      out.push({ header: node.startPosition.row, node });
     const alt = node.childForFieldName('alternative');
-    if (alt && !CLAUSE_TYPES.has(alt.type)) {
+    if (alt && !CLAUSE_TYPES.has(alt.type) && !alt.hasError) {
       const prev = alt.previousSibling;
       if (prev && !prev.isNamed && prev.type === 'else') out.push({ header: prev.startPosition.row, node: alt });
     }
@@ -68,13 +69,12 @@ function collectClauses(root: Node): Clause[] {
 
 /**
  * Per 0-based input line: the header lines of the clauses that contain it (lines other than the
- * header itself whose first character lies inside the clause). Null when there is no grammar, or
- * when the tree has errors: error recovery can stretch a clause past its end (a C `#else` run on
- * past its `#endif`), so its extents are no reference.
+ * header itself whose first character lies inside the clause). Null when there is no grammar.
+ * Clauses that hold a parse error are no reference and are left out: error recovery can stretch a
+ * clause past its end (a C `#else` run on past its `#endif`).
  */
 export async function clauseHeaderChains(code: string, language: string): Promise<number[][] | null> {
   return withTree(code, language, (tree, texts) => {
-    if (tree.rootNode.hasError) return null;
     const chains: number[][] = texts.map(() => []);
     for (const { header, node } of collectClauses(tree.rootNode)) {
       const end = node.endPosition;
