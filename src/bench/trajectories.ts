@@ -16,9 +16,12 @@
  */
 import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
+import { OutputMemory } from '../core/output/memory.js';
+import { pruneOutput } from '../core/output/pruneOutput.js';
 import { type ReadKind, readKindOf } from '../core/policy/readPolicy.js';
 import { SessionMemory } from '../core/session/memory.js';
 import type { Document, PruneRequest, PruneResult } from '../core/types.js';
+import { type OutputKind, outputKindOf, usedLines } from './outputSteps.js';
 
 export interface TrajectoryStep {
   message: number;
@@ -49,6 +52,8 @@ export interface TrajectoryMethod {
   session: 'memory' | 'counts' | false;
   /** null: the read is not pruned at all. */
   request(read: ReadInput): Omit<PruneRequest, 'code' | 'session'> | null;
+  /** Every other output too (test runs, listings, scripts...), by pruneOutput() with the run's output memory. */
+  outputs?: 'memory' | 'no-memory';
 }
 
 export interface ReadInput {
@@ -92,6 +97,20 @@ export const TRAJECTORY_METHODS: TrajectoryMethod[] = [
     description: 'skim default: the read policy and session memory, the run task next to the thought',
     session: 'memory',
     request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
+  },
+  {
+    name: 'skim-every-output',
+    description: 'skim default on reads, and every other output pruned with its command, the thought and the task, remembering earlier runs of a command',
+    session: 'memory',
+    outputs: 'memory',
+    request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
+  },
+  {
+    name: 'outputs-only',
+    description: 'reads whole; every other output pruned as in skim-every-output',
+    session: false,
+    outputs: 'memory',
+    request: () => null,
   },
 ];
 
@@ -157,7 +176,22 @@ export interface RunResult {
   goldReads: number;
   lostReads: number;
   rereadChars: number;
+  /** The bill with a prompt cache: context sent before at a tenth, new input in full, the assistant's own words at five times. */
+  cachedCost: number;
+  /** Outputs other than reads (not cut by the harness), by kind. */
+  outputs: Record<OutputKind | 'all', OutputTally>;
 }
+
+export interface OutputTally {
+  outputs: number;
+  /** Outputs with a line the agent used next. */
+  usedOutputs: number;
+  lostOutputs: number;
+  charsIn: number;
+  charsOut: number;
+}
+
+const emptyTally = (): OutputTally => ({ outputs: 0, usedOutputs: 0, lostOutputs: 0, charsIn: 0, charsOut: 0 });
 
 type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
 
@@ -170,11 +204,14 @@ class CountingSession extends SessionMemory {
 
 /** Replay one run with one method. */
 export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, prune: PruneFn, onRead?: (r: ReadRecord) => void): Promise<RunResult> {
-  const readsByMessage = new Map<number, TrajectoryStep>();
-  for (const s of run.steps) if (s.read) readsByMessage.set(s.message, s);
+  const stepByMessage = new Map<number, TrajectoryStep>();
+  for (const s of run.steps) stepByMessage.set(s.message, s);
   const session = method.session === 'memory' ? new SessionMemory() : method.session === 'counts' ? new CountingSession() : undefined;
+  const outputMemory = method.outputs === 'memory' ? new OutputMemory() : undefined;
   // What the replayed context has shown: path -> file line -> text (for the lost-line exemption).
   const shown = new SessionMemory();
+  // Every line of text the replayed context holds (an output line shown before is not lost).
+  const shownText = new Set<string>();
   const out: RunResult = {
     run: run.instance_id,
     repo: run.repo,
@@ -187,15 +224,44 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     goldReads: 0,
     lostReads: 0,
     rereadChars: 0,
+    cachedCost: 0,
+    outputs: {
+      all: emptyTally(),
+      test: emptyTally(),
+      listing: emptyTally(),
+      script: emptyTally(),
+      diff: emptyTally(),
+      search: emptyTally(),
+      other: emptyTally(),
+    },
   };
   let ctx = 0;
+  let sent = 0; // context already sent at the previous assistant turn (cached)
+  const assistantTurn = (words: number) => {
+    out.cost += ctx;
+    out.cachedCost += 0.1 * sent + (ctx - sent) + 5 * words;
+    sent = ctx + words;
+  };
+  const addToContext = (text: string) => {
+    ctx += text.length;
+    for (const l of text.split('\n')) shownText.add(l);
+  };
   for (let i = 0; i < run.messages.length; i++) {
     const m = run.messages[i];
-    if (m.role === 'assistant') out.cost += ctx;
-    const step = readsByMessage.get(i);
-    const obs = step?.read && m.role === 'user' ? splitObservation(m.content) : null;
-    if (!step?.read || !obs) {
-      ctx += m.content.length;
+    if (m.role === 'assistant') {
+      assistantTurn(m.content.length);
+      addToContext(m.content);
+      continue;
+    }
+    const step = stepByMessage.get(i);
+    const obs = step && m.role === 'user' ? splitObservation(m.content) : null;
+    if (!step || !obs) {
+      addToContext(m.content);
+      continue;
+    }
+    if (!step.read) {
+      if (!method.outputs || step.truncated) addToContext(m.content);
+      else replayOutput(step, obs, i);
       continue;
     }
     const read = step.read;
@@ -222,19 +288,15 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
           return !(read.path && l.lineNo !== null && shown.hasSeen(read.path, l.lineNo, l.text));
         }).length
       : 0;
-    const content = obs.head + text + obs.tail;
-    ctx += content.length;
+    addToContext(obs.head + text + obs.tail);
     out.reads++;
     out.readCharsIn += obs.body.length;
     out.readCharsOut += text.length;
     if (gold.length > 0) out.goldReads++;
     shown.recordShown(doc, keep ?? new Uint8Array(doc.lines.length).fill(1));
     if (lost > 0) {
-      // The re-read: one more assistant turn (the same command again), then the whole observation.
       out.lostReads++;
-      out.cost += ctx;
-      ctx += (run.messages[i - 1]?.content.length ?? 0) + m.content.length;
-      out.rereadChars += m.content.length;
+      reread(i);
       shown.recordShown(doc, new Uint8Array(doc.lines.length).fill(1));
       session?.recordShown(doc, new Uint8Array(doc.lines.length).fill(1));
     }
@@ -256,4 +318,40 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     });
   }
   return out;
+
+  /** The re-read a lost line costs: one more assistant turn (the same command again), then the whole observation. */
+  function reread(i: number) {
+    const command = run.messages[i - 1]?.content ?? '';
+    assistantTurn(command.length);
+    addToContext(command);
+    addToContext(run.messages[i].content);
+    out.rereadChars += run.messages[i].content.length;
+  }
+
+  /** An output other than a read: pruned with its command; lost when a line the agent used next is gone. */
+  function replayOutput(step: TrajectoryStep, obs: { head: string; body: string; tail: string }, i: number) {
+    const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
+    const used = usedLines(obs.body, next, step.command);
+    let text = obs.body;
+    let keep: Uint8Array | null = null;
+    try {
+      const r = pruneOutput({ text: obs.body, command: step.command, query: step.thought, task: run.task, memory: outputMemory });
+      text = r.text;
+      keep = r.keepMask;
+    } catch {
+      // fail open: the output whole
+    }
+    const bodyLines = obs.body.split('\n');
+    const lost = keep ? used.some((k) => !keep![k - 1] && !shownText.has(bodyLines[k - 1])) : false;
+    addToContext(obs.head + text + obs.tail);
+    for (const kind of ['all', outputKindOf(step.command)] as const) {
+      const t = out.outputs[kind];
+      t.outputs++;
+      t.charsIn += obs.body.length;
+      t.charsOut += text.length;
+      if (used.length > 0) t.usedOutputs++;
+      if (lost) t.lostOutputs++;
+    }
+    if (lost) reread(i);
+  }
 }

@@ -5,9 +5,11 @@
  */
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import { readJsonRecords } from './cases.js';
+import { OUTPUT_KINDS } from './outputSteps.js';
 import {
   isTrajectoryRecord,
   isValidationRun,
+  type OutputTally,
   type ReadRecord,
   type RunResult,
   replayRun,
@@ -27,6 +29,10 @@ export interface TrajectorySummary {
   goldReads: number;
   lostReads: number;
   lostShare: number;
+  /** 1 - bill with a prompt cache with the method / without. */
+  cachedSaving: number;
+  /** Outputs other than reads, all and by kind: 1 - characters out / in, outputs with a used line, lost ones. */
+  outputs: Record<string, { outputs: number; saving: number; usedOutputs: number; lostOutputs: number; lostShare: number }>;
 }
 
 export interface RescueSummary {
@@ -114,7 +120,24 @@ function summarizeRuns(method: string, rs: RunResult[], baseline: RunResult[]): 
   const goldReads = sum((r) => r.goldReads);
   const lostReads = sum((r) => r.lostReads);
   const readIn = sum((r) => r.readCharsIn);
+  const baseCached = sum((r) => r.cachedCost, baseline);
+  const outputs: TrajectorySummary['outputs'] = {};
+  for (const kind of ['all', ...OUTPUT_KINDS] as const) {
+    const tally = (f: (t: OutputTally) => number) => sum((r) => f(r.outputs[kind]));
+    const charsIn = tally((t) => t.charsIn);
+    const used = tally((t) => t.usedOutputs);
+    const lost = tally((t) => t.lostOutputs);
+    outputs[kind] = {
+      outputs: tally((t) => t.outputs),
+      saving: charsIn > 0 ? 1 - tally((t) => t.charsOut) / charsIn : 0,
+      usedOutputs: used,
+      lostOutputs: lost,
+      lostShare: used > 0 ? lost / used : 0,
+    };
+  }
   return {
+    cachedSaving: baseCached > 0 ? 1 - sum((r) => r.cachedCost) / baseCached : Number.NaN,
+    outputs,
     method,
     runs: rs.length,
     netSaving: base > 0 ? 1 - sum((r) => r.cost) / base : Number.NaN,

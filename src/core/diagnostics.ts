@@ -38,7 +38,9 @@ export type DiagnosticCode =
   /** The input is not valid UTF-8: returned whole. */
   | 'invalid-utf8'
   /** The server could not prune (time limit, a failure in the core): returned whole. */
-  | 'not-pruned';
+  | 'not-pruned'
+  /** A tool output came back whole: binary, or over the size ceiling. */
+  | 'output-whole';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

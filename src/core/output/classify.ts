@@ -1,0 +1,58 @@
+/**
+ * Each output line's role by the rules of its shape, then of the other shapes it shows, then the
+ * rules every output shares (tracebacks, progress). The first rule that matches decides; a rule
+ * marked `withIndented` also decides the deeper-indented lines right after it (a frame's source).
+ */
+import type { DetectedShape } from './detect.js';
+import { type LineRule, NOISE_RULES, TRACE_RULES } from './shapes/index.js';
+import type { LineRole } from './types.js';
+
+export interface Classified {
+  roles: LineRole[];
+  /** For routine lines: what they are ("passed tests"). */
+  labels: (string | undefined)[];
+}
+
+const indentOf = (l: string) => l.length - l.trimStart().length;
+
+export function classifyLines(lines: readonly string[], shape: DetectedShape): Classified {
+  const rules: LineRule[] = [...shape.main.rules, ...shape.also.flatMap((s) => s.rules), ...TRACE_RULES, ...NOISE_RULES];
+  const roles: LineRole[] = new Array(lines.length).fill('plain');
+  const labels: (string | undefined)[] = new Array(lines.length).fill(undefined);
+  for (let i = 0; i < lines.length; i++) {
+    const rule = rules.find((r) => r.re.test(lines[i]));
+    if (!rule) continue;
+    roles[i] = rule.role;
+    labels[i] = rule.label;
+    if (!rule.withIndented) continue;
+    const indent = indentOf(lines[i]);
+    while (i + 1 < lines.length && lines[i + 1].trim() !== '' && indentOf(lines[i + 1]) > indent && !rules.some((r) => r.re.test(lines[i + 1]))) {
+      i++;
+      roles[i] = rule.role;
+      labels[i] = rule.label;
+    }
+  }
+  keepRaisingFrames(lines, roles, labels);
+  return { roles, labels };
+}
+
+const PY_FRAME = /^\s+File "[^"]+", line \d+/;
+
+/**
+ * The last frame of a Python traceback is where the error was raised: it stays even when it lies
+ * outside the project (`os.py, in fsencode` is the story of a UnicodeEncodeError).
+ */
+function keepRaisingFrames(lines: readonly string[], roles: LineRole[], labels: (string | undefined)[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    if (!PY_FRAME.test(lines[i])) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j].trim() !== '' && indentOf(lines[j]) > indentOf(lines[i]) && !PY_FRAME.test(lines[j])) j++;
+    if (j < lines.length && PY_FRAME.test(lines[j])) continue;
+    for (let k = i; k < j; k++) {
+      if (roles[k] !== 'routine') continue;
+      roles[k] = 'signal';
+      labels[k] = undefined;
+    }
+    i = j - 1;
+  }
+}

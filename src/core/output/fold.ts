@@ -1,0 +1,160 @@
+/**
+ * Which lines fold, and into which markers. A line folds when its shape's rules call it routine,
+ * when it repeats the shape of the lines just before it, when the previous run of the same command
+ * showed it, or when it is one of many entries of a directory the question does not name; a
+ * signal line, a relevant line and the last lines of the output never fold. Only runs that save
+ * more than their marker costs become markers.
+ */
+import { isBlank, shapeOf } from './lines.js';
+import { directoryOfEntries } from './shapes/index.js';
+import type { FoldReason, LineRole, OutputFold } from './types.js';
+
+/** Lines of one shape in a row before the rest of the row folds (the first stays as the example). */
+export const SIMILAR_RUN = 5;
+/** Entries of one directory in a row before the rest fold (the first ones stay as examples). */
+export const LISTING_RUN = 12;
+const LISTING_EXAMPLES = 3;
+/** The shortest run worth a marker. */
+export const MIN_FOLD = 3;
+/** The last lines of an output (a summary, an exit status) are always shown. */
+const TAIL_KEPT = 2;
+/**
+ * The fewest characters a fold must hide: a marker costs about 70, and a few header lines are not
+ * worth the chance that the agent wanted one of them. Lines the agent was shown before are in its
+ * context: a fold of those only has to pay for its marker.
+ */
+const MIN_FOLD_CHARS = 400;
+const MIN_SEEN_FOLD_CHARS = 160;
+
+export interface FoldInput {
+  lines: readonly string[];
+  roles: readonly LineRole[];
+  labels: readonly (string | undefined)[];
+  relevant: Uint8Array;
+  /**
+   * Per line: where the session showed it before ('previous run' of this command, 'earlier'), or
+   * undefined. Such a line is in the agent's context already.
+   */
+  seen: readonly (string | undefined)[] | null;
+  /** The output is a listing: entries of one directory fold by directory. */
+  listing: boolean;
+  /** Terms of the question, to keep directories it names. */
+  question: string;
+}
+
+export function planFolds(o: FoldInput): OutputFold[] {
+  const n = o.lines.length;
+  const reason: (FoldReason | null)[] = new Array(n).fill(null);
+  const label: (string | undefined)[] = new Array(n).fill(undefined);
+  for (let i = 0; i < n; i++) {
+    if (o.seen?.[i]) {
+      reason[i] = 'seen';
+      label[i] = o.seen[i];
+    } else if (o.roles[i] === 'signal' || o.relevant[i]) continue;
+    else if (o.roles[i] === 'routine') {
+      reason[i] = 'routine';
+      label[i] = o.labels[i];
+    }
+  }
+  // Entries of a listing are all alike: they fold by directory, never by shape.
+  if (o.listing) markListingRuns(o, reason, label);
+  else markSimilarRuns(o, reason);
+  for (let k = 0, i = n - 1; i >= 0 && k < TAIL_KEPT; i--) {
+    if (isBlank(o.lines[i])) continue;
+    reason[i] = null;
+    k++;
+  }
+  return foldsOf(o.lines, reason, label);
+}
+
+/** Runs of plain lines of one shape: all but the first fold. */
+function markSimilarRuns(o: FoldInput, reason: (FoldReason | null)[]): void {
+  const n = o.lines.length;
+  let i = 0;
+  while (i < n) {
+    if (reason[i] !== null || o.roles[i] !== 'plain' || isBlank(o.lines[i])) {
+      i++;
+      continue;
+    }
+    const shape = shapeOf(o.lines[i]);
+    let j = i + 1;
+    while (j < n && o.roles[j] === 'plain' && shapeOf(o.lines[j]) === shape) j++;
+    if (j - i >= SIMILAR_RUN) for (let k = i + 1; k < j; k++) if (reason[k] === null && !o.relevant[k] && o.roles[k] !== 'signal') reason[k] = 'similar';
+    i = j;
+  }
+}
+
+/**
+ * Long runs of entries of one directory the question does not name: all but the first few fold.
+ * Only in a listing of many directories (`ls -R`, `find`): the directory listed first, and a
+ * listing of one directory, are what the agent asked to see.
+ */
+function markListingRuns(o: FoldInput, reason: (FoldReason | null)[], label: (string | undefined)[]): void {
+  const dirs = directoryOfEntries(o.lines);
+  const first = dirs.find((d) => d !== null);
+  if (new Set(dirs.filter((d) => d !== null)).size < 2) return;
+  const q = o.question.toLowerCase();
+  const named = (dir: string) =>
+    dir
+      .split('/')
+      .filter((p) => p.length >= 3 && p !== '.' && p !== '..')
+      .some((p) => q.includes(p.toLowerCase()));
+  let i = 0;
+  while (i < o.lines.length) {
+    const dir = dirs[i];
+    if (dir === null) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < o.lines.length && dirs[j] === dir) j++;
+    if (j - i >= LISTING_RUN && dir !== first && !named(dir)) {
+      for (let k = i + LISTING_EXAMPLES; k < j; k++)
+        if (reason[k] === null && !o.relevant[k] && o.roles[k] !== 'signal') {
+          reason[k] = 'listing';
+          label[k] = dir;
+        }
+    }
+    i = j;
+  }
+}
+
+/** Runs of lines with one reason (blank lines join the run around them) that pay for a marker. */
+function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label: (string | undefined)[]): OutputFold[] {
+  const folds: OutputFold[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const r = reason[i];
+    if (r === null || isBlank(lines[i])) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let end = i; // last non-blank line of the run
+    while (
+      j < lines.length &&
+      (reason[j] === r || (isBlank(lines[j]) && reason[j] !== null) || (isBlank(lines[j]) && j + 1 < lines.length && reason[j + 1] === r))
+    ) {
+      if (!isBlank(lines[j])) end = j;
+      j++;
+    }
+    let chars = 0;
+    for (let k = i; k <= end; k++) chars += lines[k].length + 1;
+    const minChars = r === 'seen' ? MIN_SEEN_FOLD_CHARS : MIN_FOLD_CHARS;
+    if (end - i + 1 >= MIN_FOLD && chars >= minChars) folds.push({ from: i + 1, to: end + 1, reason: r, label: commonLabel(label, i, end) });
+    i = end + 1;
+  }
+  return folds;
+}
+
+function commonLabel(label: (string | undefined)[], from: number, to: number): string | undefined {
+  let out: string | undefined;
+  for (let k = from; k <= to; k++) {
+    if (label[k] === undefined) continue;
+    if (out === 'previous run' && label[k] === 'earlier') out = 'earlier';
+    if (out === 'earlier' && label[k] === 'previous run') continue;
+    if (out !== undefined && out !== label[k]) return undefined;
+    out = label[k];
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * What a session keeps of outputs: each pruned output whole, behind a handle, so every marker can
+ * be expanded (`skim show HANDLE:a-b`); per command, its previous run with the lines the agent was
+ * shown, so the same command run again shows what changed; and a hash of every line the session
+ * has shown, so a line already in the agent's context need not be sent again. Bounded by outputs,
+ * characters and lines, least recently used out first.
+ */
+import { createHash } from 'node:crypto';
+import { isTrivial, lineHash } from './lines.js';
+
+export interface StoredOutput {
+  handle: string;
+  command: string;
+  text: string;
+  /** Per line of `text`: 1 when the agent was shown it (verbatim, or folded as shown before). */
+  shown: number[];
+}
+
+export interface OutputMemorySnapshot {
+  outputs: StoredOutput[];
+  /** Hashes of the lines the session has shown, oldest first. */
+  lines?: number[];
+}
+
+export interface OutputMemoryLimits {
+  maxOutputs: number;
+  maxChars: number;
+  /** Line hashes remembered. */
+  maxLines: number;
+}
+
+export const DEFAULT_OUTPUT_LIMITS: OutputMemoryLimits = { maxOutputs: 64, maxChars: 2_000_000, maxLines: 200_000 };
+
+/** The key a command's runs share: the command with its spacing normalised. */
+export function commandKey(command: string): string {
+  return command.trim().replace(/\s+/g, ' ');
+}
+
+/** A stable handle for an output: the same command and text always get the same handle. */
+export function outputHandle(command: string, text: string): string {
+  return createHash('sha256').update(commandKey(command)).update('\0').update(text).digest('hex').slice(0, 10);
+}
+
+export class OutputMemory {
+  /** handle -> output; Map order is recency (oldest first). */
+  private readonly outputs = new Map<string, StoredOutput>();
+  private chars = 0;
+  /** Hashes of lines shown; Set order is age (oldest first). */
+  private readonly lines = new Set<number>();
+
+  constructor(readonly limits: OutputMemoryLimits = DEFAULT_OUTPUT_LIMITS) {}
+
+  static fromSnapshot(s: OutputMemorySnapshot | undefined, limits?: OutputMemoryLimits): OutputMemory {
+    const m = new OutputMemory(limits);
+    for (const o of s?.outputs ?? []) m.put(o);
+    for (const h of s?.lines ?? []) m.addHash(h);
+    return m;
+  }
+
+  snapshot(): OutputMemorySnapshot {
+    return { outputs: [...this.outputs.values()], lines: [...this.lines] };
+  }
+
+  get size(): { outputs: number; chars: number; lines: number } {
+    return { outputs: this.outputs.size, chars: this.chars, lines: this.lines.size };
+  }
+
+  get(handle: string): StoredOutput | undefined {
+    return this.outputs.get(handle);
+  }
+
+  /** The latest stored run of this command. */
+  previousRun(command: string): StoredOutput | undefined {
+    const key = commandKey(command);
+    let last: StoredOutput | undefined;
+    for (const o of this.outputs.values()) if (o.command === key) last = o;
+    return last;
+  }
+
+  /** Was this line shown earlier in the session (trivial lines never count)? */
+  hasShown(line: string): boolean {
+    return !isTrivial(line) && this.lines.has(lineHash(line));
+  }
+
+  /** Remember that these lines were shown. */
+  recordShown(lines: Iterable<string>): void {
+    for (const l of lines) if (!isTrivial(l)) this.addHash(lineHash(l));
+  }
+
+  private addHash(h: number): void {
+    this.lines.delete(h);
+    this.lines.add(h);
+    if (this.lines.size > this.limits.maxLines) this.lines.delete(this.lines.values().next().value as number);
+  }
+
+  /** Store an output (it becomes the most recent) and remember the lines it showed. */
+  put(o: StoredOutput): void {
+    const entry = { ...o, command: commandKey(o.command) };
+    const old = this.outputs.get(entry.handle);
+    if (old) {
+      this.outputs.delete(entry.handle);
+      this.chars -= old.text.length;
+    }
+    this.outputs.set(entry.handle, entry);
+    this.chars += entry.text.length;
+    for (const [h, v] of this.outputs) {
+      if (this.outputs.size <= this.limits.maxOutputs && this.chars <= this.limits.maxChars) break;
+      if (h === entry.handle) continue;
+      this.outputs.delete(h);
+      this.chars -= v.text.length;
+    }
+    if (this.chars > this.limits.maxChars) {
+      this.outputs.delete(entry.handle);
+      this.chars -= entry.text.length;
+    }
+  }
+
+  /** Forget everything (the agent's context was cut). */
+  clear(): void {
+    this.outputs.clear();
+    this.lines.clear();
+    this.chars = 0;
+  }
+}

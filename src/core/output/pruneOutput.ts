@@ -1,0 +1,119 @@
+/**
+ * pruneOutput(): any command's output, pruned for what the agent needs now. Its stages:
+ * split (no byte lost) -> detect the shape -> classify lines by its rules -> find the lines the
+ * goal hint or task names -> find what the previous run of this command showed -> plan folds ->
+ * render markers -> remember the output in the session. Outputs skim cannot make sense of (binary,
+ * short, nothing to fold) come back whole; the output is never damaged, only folded.
+ */
+import { diagnostic } from '../diagnostics.js';
+import { SkimError } from '../errors.js';
+import { classifyLines } from './classify.js';
+import { detectShape } from './detect.js';
+import { planFolds } from './fold.js';
+import { splitOutput } from './lines.js';
+import { commandKey, type OutputMemory, outputHandle } from './memory.js';
+import { relevantLines } from './relevance.js';
+import { rangesOf, renderOutput } from './render.js';
+import type { OutputRequest, OutputResult } from './types.js';
+
+/** Outputs shorter than this come back whole (unless the previous run folds them). */
+export const MIN_OUTPUT_LINES = 20;
+/** Outputs over this many characters come back whole (as prune()'s ceiling). */
+export const MAX_OUTPUT_CHARS = 16 * 1024 * 1024;
+/** Pruning that saves less than this share of the characters is not worth its markers. */
+const MIN_SAVING = 0.1;
+
+export function pruneOutput(req: OutputRequest): OutputResult {
+  if (typeof req?.text !== 'string') throw new SkimError('an output request needs "text" (a string)', 'EUSAGE');
+  const command = req.command ?? '';
+  const { lines, ends } = splitOutput(req.text);
+  const whole = (why?: string): OutputResult => remember(req, wholeResult(req.text, lines.length, why));
+  if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
+  if (req.text.includes('\0')) return whole('binary output: not pruned');
+  const seen = seenBefore(lines, req.memory, command);
+  if (lines.length < (req.minLines ?? MIN_OUTPUT_LINES) && !seen) return whole();
+
+  const shape = detectShape(lines, req.command);
+  const { roles, labels } = classifyLines(lines, shape);
+  const question = [req.query ?? '', req.task ?? ''].join('\n');
+  const relevant = relevantLines(lines, question);
+  const folds = planFolds({ lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question });
+  const keepMask = new Uint8Array(lines.length).fill(1);
+  for (const f of folds) keepMask.fill(0, f.from - 1, f.to);
+  const handle = req.memory ? outputHandle(command, req.text) : null;
+  const text = renderOutput(lines, ends, folds, handle);
+  if (folds.length === 0 || text.length > req.text.length * (1 - MIN_SAVING)) return whole();
+  const result: OutputResult = {
+    text,
+    shape: shape.main.name,
+    keepMask,
+    kept: rangesOf(keepMask, 1),
+    omitted: rangesOf(keepMask, 0),
+    folds,
+    handle,
+    linesIn: lines.length,
+    charsIn: req.text.length,
+    charsOut: text.length,
+    warnings: [],
+    diagnostics: [],
+  };
+  return remember(req, result);
+
+  function wholeResult(text: string, n: number, why?: string): OutputResult {
+    const diagnostics = why ? [diagnostic('output-whole', why)] : [];
+    return {
+      text,
+      shape: 'text',
+      keepMask: new Uint8Array(n).fill(1),
+      kept: n > 0 ? [[1, n]] : [],
+      omitted: [],
+      folds: [],
+      handle: null,
+      linesIn: n,
+      charsIn: text.length,
+      charsOut: text.length,
+      warnings: diagnostics.map((d) => d.message),
+      diagnostics,
+    };
+  }
+}
+
+/**
+ * Per line: 'previous run' when the previous run of this command showed a line with this text
+ * (each shown line of that run vouches for one line of this one), 'earlier' when another output of
+ * the session showed it; null when the session has shown none of them.
+ */
+function seenBefore(lines: readonly string[], memory: OutputMemory | undefined, command: string): (string | undefined)[] | null {
+  if (!memory) return null;
+  const available = new Map<string, number>();
+  const prev = commandKey(command) ? memory.previousRun(command) : undefined;
+  if (prev) {
+    const prevLines = splitOutput(prev.text).lines;
+    prevLines.forEach((l, i) => {
+      if (prev.shown[i]) available.set(l, (available.get(l) ?? 0) + 1);
+    });
+  }
+  const out: (string | undefined)[] = new Array(lines.length).fill(undefined);
+  let any = false;
+  for (let i = 0; i < lines.length; i++) {
+    const left = available.get(lines[i]) ?? 0;
+    if (left > 0) {
+      out[i] = 'previous run';
+      available.set(lines[i], left - 1);
+    } else if (memory.hasShown(lines[i])) out[i] = 'earlier';
+    any ||= out[i] !== undefined;
+  }
+  return any ? out : null;
+}
+
+/** Remember what the output showed: its kept lines, and the output itself behind its handle. */
+function remember(req: OutputRequest, r: OutputResult): OutputResult {
+  if (!req.memory) return r;
+  const { lines } = splitOutput(req.text);
+  req.memory.recordShown(lines.filter((_, i) => r.keepMask[i]));
+  if (!commandKey(req.command ?? '')) return r;
+  // A line folded as shown before is in the agent's context all the same.
+  const shown = Array.from(r.keepMask, (k, i) => (k || r.folds.some((f) => f.reason === 'seen' && f.from <= i + 1 && i + 1 <= f.to) ? 1 : 0));
+  req.memory.put({ handle: r.handle ?? outputHandle(req.command ?? '', req.text), command: req.command ?? '', text: req.text, shown });
+  return r;
+}

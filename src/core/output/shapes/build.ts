@@ -1,0 +1,24 @@
+/** Compilers, linters and type checkers: every error stays; repeated warnings fold by shape. */
+import type { OutputShape } from './shape.js';
+
+export const compilers: OutputShape = {
+  name: 'compiler',
+  kind: 'build',
+  command:
+    /\b(tsc|eslint|gcc|g\+\+|clang|clang\+\+|cc|c\+\+|make|cmake|ninja|rustc|mypy|pyright|ruff|flake8|pylint|pyflakes|javac|kotlinc|go build|dotnet build|biome)\b/,
+  evidence: /^\S+\(\d+,\d+\): error TS\d+|^\S+:\d+:\d+: (fatal )?(error|warning|note):|^\S+:\d+: error: |^\S+:\d+:\d+: [A-Z]+\d+ |^(error|warning)(\[\w+\])?: /,
+  rules: [
+    {
+      re: /error TS\d+:|^\S+:\d+(:\d+)?: (fatal )?error[:[]|^error(\[\w+\])?: |^\s+--> \S+:\d+:\d+|^\S+\.java:\d+: error:|^\s+\d+:\d+\s+error\s|^Found \d+ errors?\b|✖ \d+ problems?|^\S+:\d+:\d+: [EF]\d+ |^make(\[\d+\])?: \*\*\*|^\d+ errors? generated|^Error: /,
+      role: 'signal',
+    },
+    { re: /^(Success: no issues found|All checks passed!|Found 0 errors)/, role: 'signal' },
+    {
+      re: /^\s*(CC|CXX|LD|AR|GEN|INSTALL)\s+\S+$|^\[\s*\d+%\] (Building|Linking|Built target)|^make(\[\d+\])?: (Entering|Leaving) directory/,
+      role: 'routine',
+      label: 'build progress',
+    },
+  ],
+};
+
+export const BUILD_SHAPES = [compilers];

@@ -1,0 +1,111 @@
+/** Test runners: passing tests and progress fold; failures, their messages and the summary stay. */
+import type { OutputShape } from './shape.js';
+
+const PASS = 'passed tests';
+
+export const pytest: OutputShape = {
+  name: 'pytest',
+  kind: 'test',
+  command: /(^|[\s/])(py\.test|pytest)\b|-m pytest\b|\btox\b/,
+  evidence: /^=+ (test session starts|FAILURES|ERRORS|short test summary info|warnings summary) =+$|^=+ .*\b(passed|failed)\b.* in [\d.]+s/,
+  minEvidence: 1,
+  rules: [
+    { re: /^(FAILED|ERROR) |^=+ .*\b(passed|failed|errors?|no tests ran|skipped|deselected)\b.*=+$/, role: 'signal' },
+    { re: /^=+ (FAILURES|ERRORS|short test summary info) =+$|^_{3,} .+ _{3,}$|^E\s|^>\s|^\S+:\d+: \w+$/, role: 'signal' },
+    { re: /^collect(ed|ing) \d+ items?|^collected \d+ items?/, role: 'signal' },
+    { re: /\s(FAILED|ERROR)(\s+\[\s*\d+%\])?$/, role: 'signal' },
+    { re: /\sPASSED(\s+\[\s*\d+%\])?$|\s(SKIPPED|XFAIL|XPASS|xfail|skipped)\b.*(\[\s*\d+%\])?$/, role: 'routine', label: PASS },
+    { re: /^\S+\.py [.sx]+\s*(\[\s*\d+%\])?$|^[.sx]+\s*\[\s*\d+%\]$/, role: 'routine', label: PASS },
+    { re: /^(platform \w+ -- Python|cachedir: |rootdir: |plugins: |configfile: |inifile: |hypothesis profile )/, role: 'routine', label: 'session header' },
+  ],
+};
+
+export const unittest: OutputShape = {
+  name: 'unittest',
+  kind: 'test',
+  command: /runtests\.py|-m unittest\b|manage\.py test\b|setup\.py test\b/,
+  evidence: /^Ran \d+ tests? in [\d.]+s$|^(FAIL|ERROR): \w+ \(|\.\.\. ok$/,
+  rules: [
+    { re: /^(FAIL|ERROR|UNEXPECTED SUCCESS): |^Ran \d+ tests? in |^(OK|FAILED)( \(.*\))?$|\.\.\. (FAIL|ERROR)$/, role: 'signal' },
+    { re: /\.\.\. (ok|skipped\b.*|expected failure)$/, role: 'routine', label: PASS },
+    { re: /^[.sx]{3,}$/, role: 'routine', label: PASS },
+    {
+      re: /^(Creating|Cloning|Destroying) test database for alias |^(Creating table|Running deferred SQL|Applying \S+\.\d+| {2}(Creating|Applying|Running|Synchronizing|Installing) )/,
+      role: 'routine',
+      label: 'test database set-up',
+    },
+  ],
+};
+
+export const sympyTest: OutputShape = {
+  name: 'sympy-test',
+  kind: 'test',
+  command: /\bbin\/test\b|sympy\.test\(|\bdoctest\b/,
+  evidence: /^=+ test process starts =+$|^\S+\.py\[\d+\] .*\[(OK|FAIL)\]$|^=+ tests finished: /,
+  minEvidence: 1,
+  rules: [
+    { re: /\[FAIL\]$|^=+ tests finished: |^_{5,} .* _{5,}$|^(DO \*NOT\* COMMIT|FAILED)/, role: 'signal' },
+    { re: /^\S+\.py\[\d+\] [.sfwTK]*\s*\[OK\]$/, role: 'routine', label: PASS },
+    {
+      re: /^(executable|architecture|cache|ground types|numpy|random seed|hash randomization|python version|sympy version):/,
+      role: 'routine',
+      label: 'runner header',
+    },
+  ],
+};
+
+export const jsTest: OutputShape = {
+  name: 'js-test',
+  kind: 'test',
+  command: /\b(jest|vitest|mocha|ava|tap)\b|npm (run )?test\b|yarn test\b|pnpm test\b/,
+  evidence: /^\s*(✓|✔|√) |^ (PASS|FAIL) |^Tests:\s+\d+|^Test Files\s+\d+|^\s+\d+ passing \(/,
+  rules: [
+    { re: /^\s*(✕|×|✗|✘) |^ FAIL |^Tests?:?\s+\d+|^Test (Suites|Files):?\s|^\s*●|^\s+\d+ (passing|failing|pending)\b|^\s*FAIL\s/, role: 'signal' },
+    { re: /^\s*(✓|✔|√) |^ PASS /, role: 'routine', label: PASS },
+  ],
+};
+
+export const goTest: OutputShape = {
+  name: 'go-test',
+  kind: 'test',
+  command: /\bgo (test|vet)\b/,
+  evidence: /^(=== RUN|--- (PASS|FAIL):|ok\s+\S+\s+[\d.]+s)/,
+  rules: [
+    { re: /^\s*--- FAIL:|^FAIL\b|^panic:|^\S+_test\.go:\d+:/, role: 'signal' },
+    { re: /^=== (RUN|PAUSE|CONT|NAME)\s|^\s*--- (PASS|SKIP):|^ok\s+\S+\s|^PASS$/, role: 'routine', label: PASS },
+  ],
+};
+
+export const cargoTest: OutputShape = {
+  name: 'cargo',
+  kind: 'test',
+  command: /\bcargo (test|build|check|run|clippy|nextest)\b/,
+  evidence: /^test \S+ \.\.\. (ok|FAILED|ignored)$|^\s+Compiling \S+ v\d/,
+  rules: [
+    { re: /^test \S+ \.\.\. FAILED$|^test result: |^failures:$|^thread '.*' panicked at/, role: 'signal' },
+    { re: /^test \S+ \.\.\. (ok|ignored)$/, role: 'routine', label: PASS },
+    {
+      re: /^\s+(Compiling|Checking|Downloaded|Downloading|Fresh|Updating|Locking|Adding|Blocking|Running|Doc-tests) /,
+      role: 'routine',
+      label: 'build progress',
+    },
+  ],
+};
+
+export const jvmBuild: OutputShape = {
+  name: 'maven-gradle',
+  kind: 'test',
+  command: /\b(mvn|mvnw|gradle|gradlew)\b/,
+  evidence: /^\[(INFO|ERROR|WARNING)\] |^> Task :/,
+  rules: [
+    { re: /^\[ERROR\]|Tests run:.*(Failures: [1-9]|Errors: [1-9])|BUILD (FAILURE|SUCCESS|FAILED)|\bFAILED$|^> Task .*FAILED$/, role: 'signal' },
+    {
+      re: /^\[INFO\] (Download(ing|ed)|Building (jar|war)|--- |Tests run: \d+, Failures: 0, Errors: 0)|^Progress \(|^Download(ing|ed) |^> Task \S+( (UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$/,
+      role: 'routine',
+      label: 'build progress',
+    },
+    { re: /\bPASSED$/, role: 'routine', label: PASS },
+  ],
+};
+
+export const TEST_SHAPES = [pytest, unittest, sympyTest, jsTest, goTest, cargoTest, jvmBuild];
