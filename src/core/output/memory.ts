@@ -29,7 +29,7 @@ export interface OutputMemoryLimits {
   maxLines: number;
 }
 
-export const DEFAULT_OUTPUT_LIMITS: OutputMemoryLimits = { maxOutputs: 64, maxChars: 2_000_000, maxLines: 200_000 };
+export const DEFAULT_OUTPUT_LIMITS: OutputMemoryLimits = { maxOutputs: 32, maxChars: 1_000_000, maxLines: 20_000 };
 
 /** The key a command's runs share: the command with its spacing normalised. */
 export function commandKey(command: string): string {
@@ -52,9 +52,14 @@ export class OutputMemory {
 
   static fromSnapshot(s: OutputMemorySnapshot | undefined, limits?: OutputMemoryLimits): OutputMemory {
     const m = new OutputMemory(limits);
-    for (const o of s?.outputs ?? []) m.put(o);
-    for (const h of s?.lines ?? []) m.addHash(h);
+    if (s) m.merge(s);
     return m;
+  }
+
+  /** Take in what another copy of this memory recorded. */
+  merge(s: OutputMemorySnapshot): void {
+    for (const o of s.outputs ?? []) this.put(o);
+    for (const h of s.lines ?? []) this.addHash(h);
   }
 
   snapshot(): OutputMemorySnapshot {

@@ -8,6 +8,7 @@
  * numbers), and the line is shown again. Memory is bounded (files and characters, oldest file
  * out first) and never crosses sessions: each session is its own SessionMemory.
  */
+import { OutputMemory, type OutputMemorySnapshot } from '../output/memory.js';
 import type { Document } from '../types.js';
 
 /**
@@ -17,6 +18,8 @@ import type { Document } from '../types.js';
 export interface SessionSnapshot {
   files: [path: string, lines: [number, string][], reads?: number][];
   reads?: number;
+  /** What the session keeps of command outputs (src/core/output/memory.ts). */
+  outputs?: OutputMemorySnapshot;
 }
 
 export interface SessionLimits {
@@ -49,6 +52,8 @@ export class SessionMemory {
   private chars = 0;
   /** Reads (prune calls) the session has made. */
   private reads = 0;
+  /** Command outputs this session was shown, behind their handles. */
+  readonly outputs = new OutputMemory();
 
   constructor(readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS) {}
 
@@ -59,7 +64,7 @@ export class SessionMemory {
   }
 
   snapshot(): SessionSnapshot {
-    return { files: [...this.files].map(([path, f]) => [path, [...f.lines], f.reads]), reads: this.reads };
+    return { files: [...this.files].map(([path, f]) => [path, [...f.lines], f.reads]), reads: this.reads, outputs: this.outputs.snapshot() };
   }
 
   /** The part of the memory about these files (paths as a read names them): Map lookups only. */
@@ -82,6 +87,7 @@ export class SessionMemory {
       file.reads = Math.max(file.reads, reads ?? 0);
     }
     this.reads = Math.max(this.reads, snapshot.reads ?? 0);
+    if (snapshot.outputs) this.outputs.merge(snapshot.outputs);
   }
 
   get size(): { files: number; chars: number } {
