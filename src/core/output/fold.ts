@@ -115,7 +115,7 @@ function markListingRuns(o: FoldInput, reason: (FoldReason | null)[], label: (st
       for (let k = i + LISTING_EXAMPLES; k < j; k++)
         if (reason[k] === null && !o.relevant[k] && o.roles[k] !== 'signal') {
           reason[k] = 'listing';
-          label[k] = dir;
+          label[k] = `entries of ${dir}`;
         }
     }
     i = j;

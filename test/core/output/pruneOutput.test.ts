@@ -85,9 +85,9 @@ describe('pruneOutput', () => {
     const f = fixture('ls-R');
     const r = pruneOutput({ text: f.text, command: f.command, query: 'where are the model field classes?' });
     expect(r.shape).toBe('listing');
-    expect(r.folds.every((x) => x.reason === 'listing' && x.label === './tests')).toBe(true);
+    expect(r.folds.every((x) => x.reason === 'listing' && x.label === 'entries of ./tests')).toBe(true);
     const named = pruneOutput({ text: f.text, command: f.command, query: 'which tests cover queries?' });
-    expect(named.folds.filter((x) => x.label === './tests')).toHaveLength(0);
+    expect(named.folds.filter((x) => x.label === 'entries of ./tests')).toHaveLength(0);
   });
 
   it('folds traceback frames outside the project but keeps the frame that raised', () => {
