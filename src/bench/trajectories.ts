@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
+import { pruneOutput } from '../core/output/pruneOutput.js';
 import { pruneToolOutput } from '../core/output/pruneToolOutput.js';
 import { fileReadOf } from '../core/output/readCommand.js';
 import { type ReadKind, readKindOf } from '../core/policy/readPolicy.js';
@@ -54,6 +55,12 @@ export interface TrajectoryMethod {
   request(read: ReadInput): Omit<PruneRequest, 'code' | 'session'> | null;
   /** Every other output too (test runs, listings, scripts...), by pruneOutput() with the run's output memory. */
   outputs?: boolean;
+  /**
+   * Outputs the harness cut to a head and a tail too, each part pruned as an output (not the
+   * README rule, which leaves them as they are: skim in front of the harness would see the whole
+   * output, which the runs do not record).
+   */
+  cutOutputs?: boolean;
 }
 
 export interface ReadInput {
@@ -111,6 +118,14 @@ export const TRAJECTORY_METHODS: TrajectoryMethod[] = [
     session: false,
     outputs: true,
     request: () => null,
+  },
+  {
+    name: 'skim-every-output+cut',
+    description: 'as skim-every-output, and the head and the tail of outputs the harness cut pruned too (not the README rule)',
+    session: 'memory',
+    outputs: true,
+    cutOutputs: true,
+    request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
   },
 ];
 
@@ -255,6 +270,10 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       continue;
     }
     const step = stepByMessage.get(i);
+    if (step && !step.read && step.truncated && method.cutOutputs && m.role === 'user') {
+      replayCutOutput(step, m.content, i);
+      continue;
+    }
     const obs = step && m.role === 'user' ? splitObservation(m.content) : null;
     if (!step || !obs) {
       addToContext(m.content);
@@ -327,6 +346,42 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     addToContext(command);
     addToContext(run.messages[i].content);
     out.rereadChars += run.messages[i].content.length;
+  }
+
+  /** A cut output: its head and its tail pruned as two outputs of its command, lost as any output. */
+  function replayCutOutput(step: TrajectoryStep, content: string, i: number) {
+    const parts = /^([\s\S]*?<output_head>\n)([\s\S]*?)(<\/output_head>[\s\S]*?<output_tail>\n)([\s\S]*?)(<\/output_tail>[\s\S]*)$/.exec(content);
+    if (!parts) {
+      addToContext(content);
+      return;
+    }
+    const [, before, head, between, tail, after] = parts;
+    const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
+    const shownLines = `${head}\n${tail}`.split('\n');
+    const used = usedLines(shownLines.join('\n'), next, step.command);
+    const headLines = head.split('\n').length;
+    const pruneText = (text: string) => {
+      try {
+        return pruneOutput({ text, command: step.command ?? undefined, query: step.thought, task: run.task, memory: outputSession?.outputs });
+      } catch {
+        return null;
+      }
+    };
+    const h = pruneText(head);
+    const t = pruneText(tail);
+    const kept = (k: number) => (k <= headLines ? (h ? h.keepMask[k - 1] : 1) : t ? t.keepMask[k - headLines - 1] : 1);
+    const lost = used.some((k) => !kept(k) && !shownText.has(shownLines[k - 1]));
+    const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
+    addToContext(text);
+    for (const kind of ['all', outputKindOf(step.command)] as const) {
+      const tally = out.outputs[kind];
+      tally.outputs++;
+      tally.charsIn += head.length + tail.length;
+      tally.charsOut += (h?.text ?? head).length + (t?.text ?? tail).length;
+      if (used.length > 0) tally.usedOutputs++;
+      if (lost) tally.lostOutputs++;
+    }
+    if (lost) reread(i);
   }
 
   /** An output other than a read: pruned with its command; lost when a line the agent used next is gone. */
