@@ -129,7 +129,8 @@ function remember(req: OutputRequest, r: OutputResult): OutputResult {
   req.memory.recordShown(lines.filter((_, i) => r.keepMask[i]));
   if (!commandKey(req.command ?? '')) return r;
   // A line folded as shown before is in the agent's context all the same.
-  const shown = Array.from(r.keepMask, (k, i) => (k || r.folds.some((f) => f.reason === 'seen' && f.from <= i + 1 && i + 1 <= f.to) ? 1 : 0));
+  const shown = Array.from(r.keepMask);
+  for (const f of r.folds) if (f.reason === 'seen') shown.fill(1, f.from - 1, f.to);
   req.memory.put({ handle: r.handle ?? outputHandle(req.command ?? '', req.text), command: req.command ?? '', text: req.text, shown });
   return r;
 }
