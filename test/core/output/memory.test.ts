@@ -40,6 +40,16 @@ describe('OutputMemory', () => {
     expect(outputHandle('ls', 'a')).not.toBe(outputHandle('ls', 'b'));
   });
 
+  it('after a compaction nothing counts as shown, and the stored outputs can still be expanded', () => {
+    const m = new OutputMemory();
+    m.put(stored(1));
+    m.recordShown(['a shown line']);
+    m.forgetShown();
+    expect(m.hasShown('a shown line')).toBe(false);
+    expect(m.get('h1')?.text).toBe('xxxxxxxxxx');
+    expect(m.get('h1')?.shown).toEqual([0]);
+  });
+
   it('forgets everything on clear()', () => {
     const m = new OutputMemory();
     m.put(stored(1));
