@@ -195,6 +195,11 @@ export interface RunResult {
   cachedCost: number;
   /** Outputs other than reads (not cut by the harness), by kind. */
   outputs: Record<OutputKind | 'all', OutputTally>;
+  /**
+   * The cost each kind of output saved (characters it no longer holds, times the turns that
+   * carry them) less what its losses cost (the extra turn and the output again); reads are 'read'.
+   */
+  costSaved: Record<string, number>;
 }
 
 export interface OutputTally {
@@ -241,6 +246,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     lostReads: 0,
     rereadChars: 0,
     cachedCost: 0,
+    costSaved: {},
     outputs: {
       all: emptyTally(),
       test: emptyTally(),
@@ -250,6 +256,12 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       search: emptyTally(),
       other: emptyTally(),
     },
+  };
+  // Assistant turns after each message: how long a message's characters are carried.
+  const turnsAfter: number[] = new Array(run.messages.length).fill(0);
+  for (let i = run.messages.length - 2; i >= 0; i--) turnsAfter[i] = turnsAfter[i + 1] + (run.messages[i + 1].role === 'assistant' ? 1 : 0);
+  const credit = (kind: string, i: number, charsIn: number, charsOut: number, lostCost: number) => {
+    out.costSaved[kind] = (out.costSaved[kind] ?? 0) + (charsIn - charsOut) * turnsAfter[i] - lostCost;
   };
   let ctx = 0;
   let sent = 0; // context already sent at the previous assistant turn (cached)
@@ -314,6 +326,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     out.readCharsOut += text.length;
     if (gold.length > 0) out.goldReads++;
     shown.recordShown(doc, keep ?? new Uint8Array(doc.lines.length).fill(1));
+    credit('read', i, obs.body.length, text.length, lost > 0 ? rereadCost(i) : 0);
     if (lost > 0) {
       out.lostReads++;
       reread(i);
@@ -338,6 +351,11 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     });
   }
   return out;
+
+  /** What the re-read of message i costs: a turn over the context, then the command and the output carried to the end. */
+  function rereadCost(i: number): number {
+    return ctx + ((run.messages[i - 1]?.content.length ?? 0) + run.messages[i].content.length) * turnsAfter[i];
+  }
 
   /** The re-read a lost line costs: one more assistant turn (the same command again), then the whole observation. */
   function reread(i: number) {
@@ -381,6 +399,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       if (used.length > 0) tally.usedOutputs++;
       if (lost) tally.lostOutputs++;
     }
+    credit(outputKindOf(step.command), i, content.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
   }
 
@@ -416,6 +435,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       if (used.length > 0) t.usedOutputs++;
       if (lost) t.lostOutputs++;
     }
+    credit(outputKindOf(step.command), i, obs.body.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
   }
 }

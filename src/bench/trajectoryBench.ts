@@ -31,6 +31,8 @@ export interface TrajectorySummary {
   lostShare: number;
   /** 1 - bill with a prompt cache with the method / without. */
   cachedSaving: number;
+  /** The net saving each kind of output brought (its share of the cost without pruning), reads as 'read'. */
+  netByKind: Record<string, number>;
   /** Outputs other than reads, all and by kind: 1 - characters out / in, outputs with a used line, lost ones. */
   outputs: Record<string, { outputs: number; saving: number; usedOutputs: number; lostOutputs: number; lostShare: number }>;
 }
@@ -135,7 +137,11 @@ function summarizeRuns(method: string, rs: RunResult[], baseline: RunResult[]): 
       lostShare: used > 0 ? lost / used : 0,
     };
   }
+  const netByKind: Record<string, number> = {};
+  for (const r of rs) for (const [kind, v] of Object.entries(r.costSaved)) netByKind[kind] = (netByKind[kind] ?? 0) + v;
+  for (const kind of Object.keys(netByKind)) netByKind[kind] = base > 0 ? netByKind[kind] / base : Number.NaN;
   return {
+    netByKind,
     cachedSaving: baseCached > 0 ? 1 - sum((r) => r.cachedCost) / baseCached : Number.NaN,
     outputs,
     method,
@@ -230,10 +236,15 @@ function table(rows: TrajectorySummary[]): string {
 function outputTable(rows: TrajectorySummary[]): string {
   const pruning = rows.filter((r) => r.outputs.all.saving !== 0);
   if (pruning.length === 0) return '';
-  let md = '| method | kind | outputs | character saving | with a used line | lost | lost share |\n|---|---|---:|---:|---:|---:|---:|\n';
-  for (const r of pruning)
-    for (const [kind, o] of Object.entries(r.outputs))
-      md += `| ${r.method} | ${kind} | ${o.outputs} | ${pct(o.saving)} | ${o.usedOutputs} | ${o.lostOutputs} | ${pct(o.lostShare)} |\n`;
+  let md =
+    '| method | kind | outputs | character saving | net saving of the run | with a used line | lost | lost share |\n|---|---|---:|---:|---:|---:|---:|---:|\n';
+  for (const r of pruning) {
+    md += `| ${r.method} | read | - | ${pct(r.readSaving)} | ${pct(r.netByKind.read ?? 0)} | - | ${r.lostReads} | ${pct(r.lostShare)} |\n`;
+    for (const [kind, o] of Object.entries(r.outputs)) {
+      const net = kind === 'all' ? Object.entries(r.netByKind).reduce((a, [k, v]) => (k === 'read' ? a : a + v), 0) : (r.netByKind[kind] ?? 0);
+      md += `| ${r.method} | ${kind} | ${o.outputs} | ${pct(o.saving)} | ${pct(net)} | ${o.usedOutputs} | ${o.lostOutputs} | ${pct(o.lostShare)} |\n`;
+    }
+  }
   return md;
 }
 
