@@ -21,7 +21,7 @@ import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
-import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
+import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import { rankDocuments } from './rank.js';
 import { bodyText, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
@@ -49,7 +49,7 @@ export interface AppOptions {
   publicDir?: string;
   examplesDir?: string;
   /** Bounds of the in-memory session memories (requests with a `session` id). */
-  sessions?: SessionStoreOptions;
+  sessions?: Partial<SessionStoreOptions>;
 }
 
 export { DEFAULTS };
@@ -65,16 +65,23 @@ export function createApp(options: AppOptions): Hono {
   const sessions = new SessionStore(options.sessions);
   const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');
 
-  /** `work` under the limits: a slot (bounded queue) and the deadline, waiting for the slot included. */
-  function underLimits<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return withDeadline(timeoutMs, async (signal) => {
-      const release = await semaphore.acquire(signal);
-      try {
-        return await work(signal);
-      } finally {
-        release();
-      }
-    });
+  /**
+   * `work` under the limits: a slot (bounded queue, shared fairly between clients) and the deadline,
+   * waiting for the slot included; dropped when the client closes its connection.
+   */
+  function underLimits<T>(c: Context, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withDeadline(
+      timeoutMs,
+      async (signal) => {
+        const release = await semaphore.acquire(signal, clientAddress(c));
+        try {
+          return await work(signal);
+        } finally {
+          release();
+        }
+      },
+      clientSignal(c),
+    );
   }
 
   /** Why a prune fails open (logged); 503 and the client's errors (SkimError) are thrown instead. */
@@ -82,7 +89,7 @@ export function createApp(options: AppOptions): Hono {
     if (err instanceof OverloadedError) throw err;
     // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
     if (err instanceof SkimError) throw err;
-    const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
+    const message = err instanceof DeadlineError || err instanceof ClientGoneError ? err.message : `prune failed: ${errMessage(err)}`;
     log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
     return message;
   }
@@ -93,10 +100,10 @@ export function createApp(options: AppOptions): Hono {
   }
 
   /** One prune under the limits; fails open except when the server is overloaded (503). */
-  async function runPrune(req: PruneRequest): Promise<PruneResultJson> {
+  async function runPrune(c: Context, req: PruneRequest): Promise<PruneResultJson> {
     const started = Date.now();
     try {
-      return resultToJson(await underLimits((signal) => runner.prune(req, signal)));
+      return resultToJson(await underLimits(c, (signal) => runner.prune(req, signal)));
     } catch (err) {
       return failOpen(err, req, started);
     }
@@ -106,12 +113,12 @@ export function createApp(options: AppOptions): Hono {
    * One prune's answer body (JSON), serialized by the runner where the pruning ran when it can:
    * the main thread then only moves bytes. Fails open like runPrune.
    */
-  async function runAnswer(req: PruneRequest, format: AnswerFormat): Promise<AnswerBody> {
+  async function runAnswer(c: Context, req: PruneRequest, format: AnswerFormat): Promise<AnswerBody> {
     const asJson = (r: PruneResultJson) => JSON.stringify(format === 'swe' ? toSwePrunerResponse(req.query ?? '', req.code, r) : r);
-    if (!runner.answer) return asJson(await runPrune(req));
+    if (!runner.answer) return asJson(await runPrune(c, req));
     const started = Date.now();
     try {
-      return await underLimits((signal) => runner.answer!(req, format, signal));
+      return await underLimits(c, (signal) => runner.answer!(req, format, signal));
     } catch (err) {
       return asJson(failOpen(err, req, started));
     }
@@ -156,7 +163,24 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  app.get('/health', (c) => c.json({ status: 'healthy', model_loaded: true, active: semaphore.active, waiting: semaphore.waiting }));
+  // What session memory recorded during a request is counted (and the store kept in its budget) when it ends.
+  app.use('*', async (_c, next) => {
+    try {
+      await next();
+    } finally {
+      sessions.settle();
+    }
+  });
+
+  app.get('/health', (c) =>
+    c.json({
+      status: 'healthy',
+      model_loaded: true,
+      active: semaphore.active,
+      waiting: semaphore.waiting,
+      sessions: { count: sessions.size, bytes: sessions.bytes },
+    }),
+  );
 
   app.get('/v1/info', async (c) =>
     c.json({
@@ -169,8 +193,11 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
+  /** A session id of this request's client as its memory. */
+  const sessionOf = (c: Context) => (id: string) => sessions.get(id, sessionNamespace(c));
+
   /** A request body as a core request: a session id becomes that session's memory. */
-  const withSession = ({ session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessions.get(session) } : req);
+  const withSession = (c: Context, { session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessionOf(c)(session) } : req);
 
   /**
    * /v1/prune and /prune. With a runner that reads bodies itself (the worker pool), the body goes to
@@ -180,12 +207,12 @@ export function createApp(options: AppOptions): Hono {
   async function answerRoute(c: Context, route: AnswerFormat): Promise<Response> {
     if (!runner.answerRaw) {
       const { req, session } = requestOf(route, await readJson(c));
-      return jsonBody(c, await runAnswer(session === undefined ? req : withSession({ ...req, session }), route));
+      return jsonBody(c, await runAnswer(c, session === undefined ? req : withSession(c, { ...req, session }), route));
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const started = Date.now();
     try {
-      return jsonBody(c, await underLimits((signal) => runner.answerRaw!(bytes, route, (id) => sessions.get(id), signal)));
+      return jsonBody(c, await underLimits(c, (signal) => runner.answerRaw!(bytes, route, sessionOf(c), signal)));
     } catch (err) {
       if (err instanceof SkimError) throw err;
       const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
@@ -200,8 +227,8 @@ export function createApp(options: AppOptions): Hono {
   app.post('/v1/prune/batch', async (c) => {
     const { requests } = parse(batchRequestSchema, await readJson(c));
     // Reads of a session build on each other: a batch that names one runs in order.
-    const reqs = requests.map(withSession);
-    const answer = (r: PruneRequest) => runAnswer(r, 'v1');
+    const reqs = requests.map((r) => withSession(c, r));
+    const answer = (r: PruneRequest) => runAnswer(c, r, 'v1');
     let results: AnswerBody[];
     if (!requests.some((r) => r.session !== undefined)) results = await runAll(reqs, answer);
     else {
@@ -216,7 +243,7 @@ export function createApp(options: AppOptions): Hono {
     const docs = body.documents.map((d) => (typeof d === 'string' ? { code: d } : d));
     // A document that failed open has no real score: report it as an error, ranked last.
     const pruneStrict = async (req: PruneRequest) => {
-      const r = await runPrune(req);
+      const r = await runPrune(c, req);
       if (r.error) throw new Error(r.error);
       return { ...r, keepMask: new Uint8Array(r.keepMask) };
     };
@@ -335,6 +362,26 @@ function errorJson(c: Context, status: ContentfulStatusCode, message: string): R
 /** The body as JSON whatever the content type (curl -d sends form-encoded by default). */
 async function readJson(c: Context): Promise<unknown> {
   return parseJsonText(await c.req.text());
+}
+
+/** The client's network address (requests made in-process, as tests do, have none). */
+function clientAddress(c: Context): string {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
+}
+
+/** Fires when the client closed its connection before its answer was sent. */
+function clientSignal(c: Context): AbortSignal | undefined {
+  return (c.env as { incoming?: unknown } | undefined)?.incoming ? c.req.raw.signal : undefined;
+}
+
+/**
+ * Whose session ids a request names: the client's key (the `X-Skim-Client` header), else its
+ * network address. Two clients' sessions never mix, even under the same id.
+ */
+export const CLIENT_KEY_HEADER = 'x-skim-client';
+function sessionNamespace(c: Context): string {
+  const key = c.req.header(CLIENT_KEY_HEADER);
+  return key ? `key:${key}` : `addr:${clientAddress(c)}`;
 }
 
 function errMessage(err: unknown): string {
