@@ -52,7 +52,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
   const state: SearchState = { out: [], chars: 0, matches: 0, files: 0, filesWithMatches: 0, truncated: null };
 
   if (start.isDirectory) await walk(ws, start.abs, regex, glob, state);
-  else await searchFile(start.abs, start.rel, regex, state, args.path ?? start.rel);
+  else await searchFile(ws, start.abs, start.rel, regex, state, args.path ?? start.rel);
 
   const where = args.path && args.path !== '.' ? args.path : 'the workspace';
   const globNote = args.glob ? ` (files matching ${args.glob})` : '';
@@ -76,22 +76,24 @@ async function walk(ws: Workspace, dir: string, regex: LinePattern, glob: ((rel:
     if (state.truncated) return;
     const rel = ws.toRel(f.abs);
     if (glob && !glob(rel)) continue;
-    await searchFile(f.real ?? f.abs, rel, regex, state);
+    await searchFile(ws, f.real ?? f.abs, rel, regex, state);
   }
 }
 
 /** `named`: the path the agent gave, when it named this file itself (its read errors are the answer, not skipped). */
-async function searchFile(abs: string, rel: string, regex: LinePattern, state: SearchState, named?: string): Promise<void> {
+async function searchFile(ws: Workspace, abs: string, rel: string, regex: LinePattern, state: SearchState, named?: string): Promise<void> {
   if (state.files >= MAX_FILES) {
     state.truncated = `stopped after ${MAX_FILES} files`;
     return;
   }
   state.files++;
   let buf: Buffer;
-  if (named !== undefined) buf = await readFileBytes(abs, named);
+  // the file opened must be inside the root, whatever was swapped in since the walk saw it
+  const inside = (real: string) => ws.contains(real);
+  if (named !== undefined) buf = await readFileBytes(abs, named, inside);
   else {
     try {
-      buf = await readFileBytes(abs);
+      buf = await readFileBytes(abs, abs, inside);
     } catch {
       return; // too large, vanished or unreadable: skipped, like grep -s
     }
