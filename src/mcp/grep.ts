@@ -42,6 +42,8 @@ interface SearchState {
   matches: number;
   files: number;
   filesWithMatches: number;
+  /** The paths (as printed) of the files with matches. */
+  matchedFiles: Set<string>;
   truncated: string | null;
 }
 
@@ -49,7 +51,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
   const regex = compilePattern(args.pattern);
   const glob = args.glob ? globMatcher(args.glob) : null;
   const start = await ws.resolve(args.path ?? '.');
-  const state: SearchState = { out: [], chars: 0, matches: 0, files: 0, filesWithMatches: 0, truncated: null };
+  const state: SearchState = { out: [], chars: 0, matches: 0, files: 0, filesWithMatches: 0, matchedFiles: new Set(), truncated: null };
 
   if (start.isDirectory) await walk(ws, start.abs, regex, glob, state);
   else await searchFile(ws, start.abs, start.rel, regex, state, args.path ?? start.rel);
@@ -60,7 +62,12 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
 
   const output = `${state.out.join('\n')}\n`;
   const notes: string[] = [];
-  const result = await focus(prune, output, args.context_focus_question, { notes, kind: 'grep', remembers: tool.remembers });
+  const result = await focus(prune, output, args.context_focus_question, {
+    notes,
+    kind: 'grep',
+    remembers: tool.remembers,
+    grepFiles: [...state.matchedFiles],
+  });
   if (state.truncated) notes.push(`[results cut: ${state.truncated}; narrow the pattern, path or glob]`);
   notes.push(`[${state.matches} matching lines in ${state.filesWithMatches} files]`);
   return `${result}${notes.join('\n')}\n`;
@@ -120,6 +127,7 @@ async function searchFile(ws: Workspace, abs: string, rel: string, regex: LinePa
     if (!matchedHere) {
       matchedHere = true;
       state.filesWithMatches++;
+      state.matchedFiles.add(rel);
     }
   }
 }
