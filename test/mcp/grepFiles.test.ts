@@ -26,7 +26,7 @@ describe('MCP grep hits in a file named a:5:b.py', () => {
       ws,
       async (req) => {
         const r = await pruner.prune({ ...req, maxChars: 2000 });
-        paths.push((r.files ?? []).map((f) => f.path));
+        paths.push((r.files ?? []).map((f) => f.path ?? ''));
         return r;
       },
       { pattern: 'compute|return', context_focus_question: 'where does handler_77 compute its value?' },

@@ -167,14 +167,14 @@ describe('session memory bounded in bytes, sessions scoped to a client', () => {
 
   it("two clients using one session id do not see each other's reads (X-Skim-Client)", async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
-    const read = (client: string) =>
-      a
-        .request('/v1/prune', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-skim-client': client },
-          body: JSON.stringify({ code: SESSION, path: 'session.py', session: 'run' }),
-        })
-        .then((r) => r.json());
+    const read = async (client: string) => {
+      const r = await a.request('/v1/prune', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-skim-client': client },
+        body: JSON.stringify({ code: SESSION, path: 'session.py', session: 'run' }),
+      });
+      return r.json();
+    };
     expect((await read('alice')).text).toBe(SESSION);
     const probe = await read('mallory');
     expect(probe.text).toBe(SESSION);
