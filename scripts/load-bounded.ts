@@ -3,7 +3,7 @@
  * server or grow its memory past its budget.
  *
  *   npx tsx scripts/load-bounded.ts [--duration 15] [--connections 4] [--bomb-mb 5] [--timeout 10000]
- *                                   [--workers 2] [--session-mb 64] [--attack-mb 3.5] [--idle 20000]
+ *                                   [--workers 2] [--session-mb 16] [--attack-mb 1] [--idle 20000]
  *                                   [--slow-clients N] [--file F --query Q] [--json OUT] [--server-root DIR]
  *
  * Starts `skim serve` as a child process on 127.0.0.1 (an ephemeral port, --session-memory
@@ -88,8 +88,8 @@ export const DEFAULT_OPTIONS: BoundedLoadOptions = {
   marginMs: 500,
   healthLimitMs: 100,
   lines: 1000,
-  sessionMb: 64,
-  attackMb: 3.5,
+  sessionMb: 16,
+  attackMb: 1,
   idle: 20_000,
   rssSlackMb: 1024,
 };

@@ -60,6 +60,9 @@ export function createApp(options: AppOptions): Hono {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxConcurrent = options.maxConcurrent ?? DEFAULTS.maxConcurrent;
   const semaphore = new Semaphore(maxConcurrent, options.maxQueue ?? DEFAULTS.maxQueue);
+  // Large inputs (the ones that can take the whole time limit) run on all workers but one: clients
+  // sending them, however many, cannot make everyone else wait for a worker.
+  const largeInputs = maxConcurrent > 1 ? new Semaphore(maxConcurrent - 1, options.maxQueue ?? DEFAULTS.maxQueue) : null;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const publicDir = options.publicDir ?? join(PACKAGE_ROOT, 'public');
   const sessions = new SessionStore(options.sessions);
@@ -69,15 +72,21 @@ export function createApp(options: AppOptions): Hono {
    * `work` under the limits: a slot (bounded queue, shared fairly between clients) and the deadline,
    * waiting for the slot included; dropped when the client closes its connection.
    */
-  function underLimits<T>(c: Context, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  function underLimits<T>(c: Context, size: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return withDeadline(
       timeoutMs,
       async (signal) => {
-        const release = await semaphore.acquire(signal, clientAddress(c));
+        const client = clientAddress(c);
+        const releaseLarge = size > LARGE_INPUT && largeInputs ? await largeInputs.acquire(signal, client) : undefined;
         try {
-          return await work(signal);
+          const release = await semaphore.acquire(signal, client);
+          try {
+            return await work(signal);
+          } finally {
+            release();
+          }
         } finally {
-          release();
+          releaseLarge?.();
         }
       },
       clientSignal(c),
@@ -103,7 +112,7 @@ export function createApp(options: AppOptions): Hono {
   async function runPrune(c: Context, req: PruneRequest): Promise<PruneResultJson> {
     const started = Date.now();
     try {
-      return resultToJson(await underLimits(c, (signal) => runner.prune(req, signal)));
+      return resultToJson(await underLimits(c, sizeOf(req), (signal) => runner.prune(req, signal)));
     } catch (err) {
       return failOpen(err, req, started);
     }
@@ -118,7 +127,7 @@ export function createApp(options: AppOptions): Hono {
     if (!runner.answer) return asJson(await runPrune(c, req));
     const started = Date.now();
     try {
-      return await underLimits(c, (signal) => runner.answer!(req, format, signal));
+      return await underLimits(c, sizeOf(req), (signal) => runner.answer!(req, format, signal));
     } catch (err) {
       return asJson(failOpen(err, req, started));
     }
@@ -212,7 +221,7 @@ export function createApp(options: AppOptions): Hono {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const started = Date.now();
     try {
-      return jsonBody(c, await underLimits(c, (signal) => runner.answerRaw!(bytes, route, sessionOf(c), signal)));
+      return jsonBody(c, await underLimits(c, bytes.length, (signal) => runner.answerRaw!(bytes, route, sessionOf(c), signal)));
     } catch (err) {
       if (err instanceof SkimError) throw err;
       const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
@@ -292,6 +301,12 @@ export function createApp(options: AppOptions): Hono {
 
   return app;
 }
+
+/** Inputs larger than this (characters or body bytes) are large: they never hold every worker at once. */
+const LARGE_INPUT = 1 << 20;
+
+/** A request's size as the large-input rule counts it. */
+const sizeOf = (req: PruneRequest) => req.code.length + (req.query?.length ?? 0) + (req.task?.length ?? 0);
 
 /** Answers longer than this go out in pieces: one write of megabytes holds the event loop (and /health) for milliseconds each. */
 const STREAM_ABOVE = 1 << 20;

@@ -154,3 +154,33 @@ describe('a fair share of the slots', () => {
     void other;
   });
 });
+
+describe('large inputs never hold every worker', () => {
+  it('with two workers, large requests run one at a time and a small one still gets a worker', async () => {
+    const running: string[] = [];
+    const release: Array<() => void> = [];
+    const runner: PruneRunner = {
+      kind: 'held',
+      prune(req) {
+        running.push(req.code.length > 1 << 20 ? 'large' : 'small');
+        return new Promise((resolve) => release.push(() => resolve(fakePrune(req))));
+      },
+      close: async () => {},
+    };
+    const app = createApp({ runner, log: () => {}, maxConcurrent: 2, timeoutMs: 20_000 });
+    const send = (code: string) =>
+      app.request('/v1/prune', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, query: 'x' }) });
+    const large = 'x = 1\n'.repeat(200_000);
+    const answers = [send(large), send(large), send(large)];
+    while (running.length < 1) await new Promise((r) => setTimeout(r, 5));
+    answers.push(send('x = 1\n'));
+    while (running.length < 2) await new Promise((r) => setTimeout(r, 5));
+    expect(running).toEqual(['large', 'small']);
+    // the rest run as workers free up, the large ones still one at a time
+    while (release.length > 0 || running.length < 4) {
+      release.shift()?.();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect((await Promise.all(answers)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  }, 20_000);
+});
