@@ -97,7 +97,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** The session budget and one session's share of it: an eighth, at most the default 32 MiB. */
+/** The session budget and one session's share of it: a quarter, at most the default 32 MiB. */
 function sessionBudget(maxBytes: number): { maxBytes: number; maxSessionBytes: number } {
-  return { maxBytes, maxSessionBytes: Math.min(DEFAULT_SESSION_STORE.maxSessionBytes, maxBytes / 8) };
+  return { maxBytes, maxSessionBytes: Math.min(DEFAULT_SESSION_STORE.maxSessionBytes, maxBytes / 4) };
 }
