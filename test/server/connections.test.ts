@@ -50,7 +50,7 @@ describe('connections a client cannot hold', () => {
     s.on('error', () => {});
     await closed(s);
     expect(s.destroyed).toBe(true);
-  }, 10_000);
+  }, 30_000);
 
   it('a client sending its headers one byte at a time is cut off', async () => {
     server = await listen(createApp({ runner: fakeRunner(), log: () => {} }), '127.0.0.1', 0, FAST);
@@ -67,7 +67,7 @@ describe('connections a client cannot hold', () => {
     clearInterval(drip);
     expect(sent).toBeLessThan(head.length); // cut off long before it finished
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-  }, 10_000);
+  }, 30_000);
 
   it('connections over the per-client cap are closed at once; another client still gets in', async () => {
     server = await listen(createApp({ runner: fakeRunner(), log: () => {} }), '127.0.0.1', 0, { maxConnectionsPerClient: 5 });
@@ -86,7 +86,7 @@ describe('connections a client cannot hold', () => {
     expect(await health(server.url, '127.0.0.2')).toBe(200);
     expect(sockets.filter((s) => !s.destroyed)).toHaveLength(5);
     for (const s of sockets) s.destroy();
-  }, 10_000);
+  }, 30_000);
 });
 
 /** A runner whose prune waits until its signal fires (or 5 s), counting the aborts it saw. */
@@ -124,7 +124,7 @@ describe('work of a client that went away', () => {
     expect(runner.aborted).toBe(1);
     const h = await (await fetch(`${server.url}/health`)).json();
     expect(h.active).toBe(0);
-  }, 10_000);
+  }, 30_000);
 });
 
 describe('a fair share of the slots', () => {
