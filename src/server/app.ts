@@ -172,12 +172,13 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  // What session memory recorded during a request is counted (and the store kept in its budget) when it ends.
-  app.use('*', async (_c, next) => {
+  // What the sessions a request used recorded is counted (and the store kept in its budget) when it ends.
+  app.use('*', async (c, next) => {
     try {
       await next();
     } finally {
-      sessions.settle();
+      const used = sessionsUsed.get(c);
+      if (used) sessions.settle(used);
     }
   });
 
@@ -202,8 +203,17 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
+  /** The sessions each request used ([id, client]), to count what they recorded when it ends. */
+  const sessionsUsed = new WeakMap<Context, Array<[string, string]>>();
+
   /** A session id of this request's client as its memory. */
-  const sessionOf = (c: Context) => (id: string) => sessions.get(id, sessionNamespace(c));
+  const sessionOf = (c: Context) => (id: string) => {
+    const client = sessionNamespace(c);
+    const used = sessionsUsed.get(c) ?? [];
+    used.push([id, client]);
+    sessionsUsed.set(c, used);
+    return sessions.get(id, client);
+  };
 
   /** A request body as a core request: a session id becomes that session's memory. */
   const withSession = (c: Context, { session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessionOf(c)(session) } : req);

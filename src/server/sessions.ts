@@ -31,8 +31,6 @@ interface Entry {
 export class SessionStore {
   /** Map order is recency order: the least recently used first. */
   private readonly sessions = new Map<string, Entry>();
-  /** Sessions handed out since the last measure: their memory may have grown. */
-  private readonly handedOut = new Set<string>();
   private total = 0;
   private readonly opts: SessionStoreOptions;
 
@@ -49,7 +47,6 @@ export class SessionStore {
    * another client made). Clients are separate namespaces: the same id of two clients is two sessions.
    */
   get(id: string, client = ''): SessionMemory {
-    this.settle();
     const t = this.now();
     for (const [key, s] of this.sessions) {
       if (t - s.usedAt <= this.opts.idleMs) break; // the rest were used more recently
@@ -64,22 +61,22 @@ export class SessionStore {
     }
     entry.usedAt = t;
     this.sessions.set(key, entry);
-    this.handedOut.add(key);
     this.measure(key, entry);
     this.evict();
     return entry.memory;
   }
 
   /**
-   * Take in what the sessions handed out have recorded since, and evict the least recently used
-   * sessions until all fit in maxBytes. The server calls it when a request is done.
+   * Take in what these sessions (`[id, client]`; default: all) have recorded since they were
+   * handed out, and evict the least recently used sessions until all fit in maxBytes. The server
+   * calls it with the sessions a request used when the request is done.
    */
-  settle(): void {
-    for (const key of this.handedOut) {
+  settle(used?: Iterable<[id: string, client: string]>): void {
+    const keys = used ? Array.from(used, ([id, client]) => `${client}\u0000${id}`) : [...this.sessions.keys()];
+    for (const key of keys) {
       const entry = this.sessions.get(key);
       if (entry) this.measure(key, entry);
     }
-    this.handedOut.clear();
     this.evict();
   }
 
@@ -112,7 +109,6 @@ export class SessionStore {
     const entry = this.sessions.get(key);
     if (!entry) return;
     this.sessions.delete(key);
-    this.handedOut.delete(key);
     this.total -= entry.bytes;
   }
 }

@@ -76,6 +76,15 @@ describe('SessionStore', () => {
     expect(store.size).toBeLessThan(ids.length);
   });
 
+  it('a session is counted when the request that used it ends, even when other requests ended meanwhile', () => {
+    const store = new SessionStore();
+    const memory = store.get('a', 'c');
+    store.settle([]); // another request (say /health) ended while this one ran
+    memory.recordLines('x.py', [[1, 'x'.repeat(1000)]]);
+    store.settle([['a', 'c']]);
+    expect(store.bytes).toBe(countedBytes('a', 'c', memory));
+  });
+
   it('one session holds at most maxSessionBytes: its oldest files go first', () => {
     const store = new SessionStore({ maxBytes: 1_000_000, maxSessionBytes: 20_000 });
     const memory = store.get('big');
