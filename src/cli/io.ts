@@ -51,9 +51,12 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
  * of the request schema, FIELD_RULES in src/core/request.ts, or intAtLeast/numberIn). Anything
  * else (empty, "abc", NaN, out of range) is a usage error naming the option.
  */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
 export function numberOption(rule: z.ZodType<number>): (value: string) => number {
   return (value: string) => {
-    const n = value.trim() === '' ? Number.NaN : Number(value);
+    // decimal only: Number() would also read "0x10" as 16 and "0b11" as 3
+    const n = DECIMAL.test(value.trim()) ? Number(value) : /^[+-]?infinity$/i.test(value.trim()) ? Number.POSITIVE_INFINITY : Number.NaN;
     if (Number.isNaN(n)) throw new InvalidArgumentError('not a number');
     if (!Number.isFinite(n)) throw new InvalidArgumentError('must be a finite number');
     const r = rule.safeParse(n);

@@ -43,6 +43,7 @@ export const REQUEST_FIELDS = {
   maxChars: count.optional(),
   task: z.string().optional(),
   firstLine: lineNumber.optional(),
+  grepFiles: z.array(z.string().min(1).max(4096)).max(50_000).optional(),
   window: z.boolean().optional(),
 };
 

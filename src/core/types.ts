@@ -215,6 +215,12 @@ export interface PruneRequest {
   /** Raw input that is a window of its file (`sed -n 120,180p`): the file line number of its first line. */
   firstLine?: number;
   /**
+   * The input is grep output (`path:12:text`) over these files, known to the caller that ran the
+   * search: its lines are read against these paths first, so a file named `a:5:b.py` is not taken
+   * for line 5 of `a`.
+   */
+  grepFiles?: string[];
+  /**
    * The read is a deliberate window of a file (`sed -n a,bp`, `head`, an offset/limit read) rather
    * than a whole file. Inferred when `firstLine` > 1 or numbered input starts past line 1.
    */

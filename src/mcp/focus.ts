@@ -30,6 +30,8 @@ export interface FocusOptions {
   maxChars?: number;
   /** The file line number of the output's first line, for raw windows. */
   firstLine?: number;
+  /** The files a grep output's lines name (the search knows them: a name may itself look like `a:5:b`). */
+  grepFiles?: string[];
 }
 
 export async function focus(prune: PruneFn, output: string, question: string | undefined, opts: FocusOptions): Promise<string> {
@@ -41,7 +43,7 @@ export async function focus(prune: PruneFn, output: string, question: string | u
   }
   let r: PruneResult;
   try {
-    r = await prune({ code: output, query: q, path: opts.path, maxChars: opts.maxChars, firstLine: opts.firstLine });
+    r = await prune({ code: output, query: q, path: opts.path, maxChars: opts.maxChars, firstLine: opts.firstLine, grepFiles: opts.grepFiles });
   } catch (err) {
     (opts.log ?? stderrLog)(`skim mcp: prune failed, returning the output unpruned: ${(err as Error).message}`);
     return output;

@@ -42,6 +42,8 @@ interface SearchState {
   matches: number;
   files: number;
   filesWithMatches: number;
+  /** The paths (as printed) of the files with matches. */
+  matchedFiles: Set<string>;
   truncated: string | null;
 }
 
@@ -49,10 +51,10 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
   const regex = compilePattern(args.pattern);
   const glob = args.glob ? globMatcher(args.glob) : null;
   const start = await ws.resolve(args.path ?? '.');
-  const state: SearchState = { out: [], chars: 0, matches: 0, files: 0, filesWithMatches: 0, truncated: null };
+  const state: SearchState = { out: [], chars: 0, matches: 0, files: 0, filesWithMatches: 0, matchedFiles: new Set(), truncated: null };
 
   if (start.isDirectory) await walk(ws, start.abs, regex, glob, state);
-  else await searchFile(start.abs, start.rel, regex, state, args.path ?? start.rel);
+  else await searchFile(ws, start.abs, start.rel, regex, state, args.path ?? start.rel);
 
   const where = args.path && args.path !== '.' ? args.path : 'the workspace';
   const globNote = args.glob ? ` (files matching ${args.glob})` : '';
@@ -60,7 +62,12 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
 
   const output = `${state.out.join('\n')}\n`;
   const notes: string[] = [];
-  const result = await focus(prune, output, args.context_focus_question, { notes, kind: 'grep', remembers: tool.remembers });
+  const result = await focus(prune, output, args.context_focus_question, {
+    notes,
+    kind: 'grep',
+    remembers: tool.remembers,
+    grepFiles: [...state.matchedFiles],
+  });
   if (state.truncated) notes.push(`[results cut: ${state.truncated}; narrow the pattern, path or glob]`);
   notes.push(`[${state.matches} matching lines in ${state.filesWithMatches} files]`);
   return `${result}${notes.join('\n')}\n`;
@@ -76,22 +83,24 @@ async function walk(ws: Workspace, dir: string, regex: LinePattern, glob: ((rel:
     if (state.truncated) return;
     const rel = ws.toRel(f.abs);
     if (glob && !glob(rel)) continue;
-    await searchFile(f.real ?? f.abs, rel, regex, state);
+    await searchFile(ws, f.real ?? f.abs, rel, regex, state);
   }
 }
 
 /** `named`: the path the agent gave, when it named this file itself (its read errors are the answer, not skipped). */
-async function searchFile(abs: string, rel: string, regex: LinePattern, state: SearchState, named?: string): Promise<void> {
+async function searchFile(ws: Workspace, abs: string, rel: string, regex: LinePattern, state: SearchState, named?: string): Promise<void> {
   if (state.files >= MAX_FILES) {
     state.truncated = `stopped after ${MAX_FILES} files`;
     return;
   }
   state.files++;
   let buf: Buffer;
-  if (named !== undefined) buf = await readFileBytes(abs, named);
+  // the file opened must be inside the root, whatever was swapped in since the walk saw it
+  const inside = (real: string) => ws.contains(real);
+  if (named !== undefined) buf = await readFileBytes(abs, named, inside);
   else {
     try {
-      buf = await readFileBytes(abs);
+      buf = await readFileBytes(abs, abs, inside);
     } catch {
       return; // too large, vanished or unreadable: skipped, like grep -s
     }
@@ -118,6 +127,7 @@ async function searchFile(abs: string, rel: string, regex: LinePattern, state: S
     if (!matchedHere) {
       matchedHere = true;
       state.filesWithMatches++;
+      state.matchedFiles.add(rel);
     }
   }
 }

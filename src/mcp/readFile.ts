@@ -38,7 +38,7 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   if (target.isDirectory) {
     throw new SkimError(`${args.path} is a directory: use grep with path="${args.path}" to search it`, 'EISDIR');
   }
-  const buf = await readFileBytes(target.abs, args.path);
+  const buf = await readFileBytes(target.abs, args.path, (real) => ws.contains(real));
   if (isBinary(buf)) throw new SkimError(`${args.path} is a binary file: not shown`, 'EUSAGE');
   if (buf.length === 0) return `(${target.rel} is empty)`;
 

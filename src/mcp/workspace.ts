@@ -1,7 +1,9 @@
 /**
  * The workspace root the MCP tools are confined to. Every path an agent passes is checked twice:
  * lexically (absolute paths elsewhere, `..` escapes) and after resolving symlinks with realpath
- * (a link inside the root that points outside it). A path that escapes is a SkimError 'EOUTSIDE'.
+ * (a link inside the root that points outside it); a file is then read through one descriptor
+ * whose own path must still be inside (readFileBytes `within`), so a link swapped in between the
+ * check and the open is refused too. A path that escapes is a SkimError 'EOUTSIDE'.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';

@@ -21,7 +21,7 @@ import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
-import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
+import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import { rankDocuments } from './rank.js';
 import { bodyText, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
@@ -49,7 +49,7 @@ export interface AppOptions {
   publicDir?: string;
   examplesDir?: string;
   /** Bounds of the in-memory session memories (requests with a `session` id). */
-  sessions?: SessionStoreOptions;
+  sessions?: Partial<SessionStoreOptions>;
 }
 
 export { DEFAULTS };
@@ -60,21 +60,37 @@ export function createApp(options: AppOptions): Hono {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxConcurrent = options.maxConcurrent ?? DEFAULTS.maxConcurrent;
   const semaphore = new Semaphore(maxConcurrent, options.maxQueue ?? DEFAULTS.maxQueue);
+  // Large inputs (the ones that can take the whole time limit) run on all workers but one: clients
+  // sending them, however many, cannot make everyone else wait for a worker.
+  const largeInputs = maxConcurrent > 1 ? new Semaphore(maxConcurrent - 1, options.maxQueue ?? DEFAULTS.maxQueue) : null;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const publicDir = options.publicDir ?? join(PACKAGE_ROOT, 'public');
   const sessions = new SessionStore(options.sessions);
   const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');
 
-  /** `work` under the limits: a slot (bounded queue) and the deadline, waiting for the slot included. */
-  function underLimits<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return withDeadline(timeoutMs, async (signal) => {
-      const release = await semaphore.acquire(signal);
-      try {
-        return await work(signal);
-      } finally {
-        release();
-      }
-    });
+  /**
+   * `work` under the limits: a slot (bounded queue, shared fairly between clients) and the deadline,
+   * waiting for the slot included; dropped when the client closes its connection.
+   */
+  function underLimits<T>(c: Context, size: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withDeadline(
+      timeoutMs,
+      async (signal) => {
+        const client = clientAddress(c);
+        const releaseLarge = size > LARGE_INPUT && largeInputs ? await largeInputs.acquire(signal, client) : undefined;
+        try {
+          const release = await semaphore.acquire(signal, client);
+          try {
+            return await work(signal);
+          } finally {
+            release();
+          }
+        } finally {
+          releaseLarge?.();
+        }
+      },
+      clientSignal(c),
+    );
   }
 
   /** Why a prune fails open (logged); 503 and the client's errors (SkimError) are thrown instead. */
@@ -82,7 +98,7 @@ export function createApp(options: AppOptions): Hono {
     if (err instanceof OverloadedError) throw err;
     // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
     if (err instanceof SkimError) throw err;
-    const message = err instanceof DeadlineError ? err.message : `prune failed: ${errMessage(err)}`;
+    const message = err instanceof DeadlineError || err instanceof ClientGoneError ? err.message : `prune failed: ${errMessage(err)}`;
     log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
     return message;
   }
@@ -93,10 +109,10 @@ export function createApp(options: AppOptions): Hono {
   }
 
   /** One prune under the limits; fails open except when the server is overloaded (503). */
-  async function runPrune(req: PruneRequest): Promise<PruneResultJson> {
+  async function runPrune(c: Context, req: PruneRequest): Promise<PruneResultJson> {
     const started = Date.now();
     try {
-      return resultToJson(await underLimits((signal) => runner.prune(req, signal)));
+      return resultToJson(await underLimits(c, sizeOf(req), (signal) => runner.prune(req, signal)));
     } catch (err) {
       return failOpen(err, req, started);
     }
@@ -106,12 +122,12 @@ export function createApp(options: AppOptions): Hono {
    * One prune's answer body (JSON), serialized by the runner where the pruning ran when it can:
    * the main thread then only moves bytes. Fails open like runPrune.
    */
-  async function runAnswer(req: PruneRequest, format: AnswerFormat): Promise<AnswerBody> {
+  async function runAnswer(c: Context, req: PruneRequest, format: AnswerFormat): Promise<AnswerBody> {
     const asJson = (r: PruneResultJson) => JSON.stringify(format === 'swe' ? toSwePrunerResponse(req.query ?? '', req.code, r) : r);
-    if (!runner.answer) return asJson(await runPrune(req));
+    if (!runner.answer) return asJson(await runPrune(c, req));
     const started = Date.now();
     try {
-      return await underLimits((signal) => runner.answer!(req, format, signal));
+      return await underLimits(c, sizeOf(req), (signal) => runner.answer!(req, format, signal));
     } catch (err) {
       return asJson(failOpen(err, req, started));
     }
@@ -156,7 +172,25 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  app.get('/health', (c) => c.json({ status: 'healthy', model_loaded: true, active: semaphore.active, waiting: semaphore.waiting }));
+  // What the sessions a request used recorded is counted (and the store kept in its budget) when it ends.
+  app.use('*', async (c, next) => {
+    try {
+      await next();
+    } finally {
+      const used = sessionsUsed.get(c);
+      if (used) sessions.settle(used);
+    }
+  });
+
+  app.get('/health', (c) =>
+    c.json({
+      status: 'healthy',
+      model_loaded: true,
+      active: semaphore.active,
+      waiting: semaphore.waiting,
+      sessions: { count: sessions.size, bytes: sessions.bytes },
+    }),
+  );
 
   app.get('/v1/info', async (c) =>
     c.json({
@@ -169,8 +203,20 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
+  /** The sessions each request used ([id, client]), to count what they recorded when it ends. */
+  const sessionsUsed = new WeakMap<Context, Array<[string, string]>>();
+
+  /** A session id of this request's client as its memory. */
+  const sessionOf = (c: Context) => (id: string) => {
+    const client = sessionNamespace(c);
+    const used = sessionsUsed.get(c) ?? [];
+    used.push([id, client]);
+    sessionsUsed.set(c, used);
+    return sessions.get(id, client);
+  };
+
   /** A request body as a core request: a session id becomes that session's memory. */
-  const withSession = ({ session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessions.get(session) } : req);
+  const withSession = (c: Context, { session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessionOf(c)(session) } : req);
 
   /**
    * /v1/prune and /prune. With a runner that reads bodies itself (the worker pool), the body goes to
@@ -180,12 +226,12 @@ export function createApp(options: AppOptions): Hono {
   async function answerRoute(c: Context, route: AnswerFormat): Promise<Response> {
     if (!runner.answerRaw) {
       const { req, session } = requestOf(route, await readJson(c));
-      return jsonBody(c, await runAnswer(session === undefined ? req : withSession({ ...req, session }), route));
+      return jsonBody(c, await runAnswer(c, session === undefined ? req : withSession(c, { ...req, session }), route));
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const started = Date.now();
     try {
-      return jsonBody(c, await underLimits((signal) => runner.answerRaw!(bytes, route, (id) => sessions.get(id), signal)));
+      return jsonBody(c, await underLimits(c, bytes.length, (signal) => runner.answerRaw!(bytes, route, sessionOf(c), signal)));
     } catch (err) {
       if (err instanceof SkimError) throw err;
       const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
@@ -200,8 +246,8 @@ export function createApp(options: AppOptions): Hono {
   app.post('/v1/prune/batch', async (c) => {
     const { requests } = parse(batchRequestSchema, await readJson(c));
     // Reads of a session build on each other: a batch that names one runs in order.
-    const reqs = requests.map(withSession);
-    const answer = (r: PruneRequest) => runAnswer(r, 'v1');
+    const reqs = requests.map((r) => withSession(c, r));
+    const answer = (r: PruneRequest) => runAnswer(c, r, 'v1');
     let results: AnswerBody[];
     if (!requests.some((r) => r.session !== undefined)) results = await runAll(reqs, answer);
     else {
@@ -216,7 +262,7 @@ export function createApp(options: AppOptions): Hono {
     const docs = body.documents.map((d) => (typeof d === 'string' ? { code: d } : d));
     // A document that failed open has no real score: report it as an error, ranked last.
     const pruneStrict = async (req: PruneRequest) => {
-      const r = await runPrune(req);
+      const r = await runPrune(c, req);
       if (r.error) throw new Error(r.error);
       return { ...r, keepMask: new Uint8Array(r.keepMask) };
     };
@@ -265,6 +311,12 @@ export function createApp(options: AppOptions): Hono {
 
   return app;
 }
+
+/** Inputs larger than this (characters or body bytes) are large: they never hold every worker at once. */
+const LARGE_INPUT = 1 << 20;
+
+/** A request's size as the large-input rule counts it. */
+const sizeOf = (req: PruneRequest) => req.code.length + (req.query?.length ?? 0) + (req.task?.length ?? 0);
 
 /** Answers longer than this go out in pieces: one write of megabytes holds the event loop (and /health) for milliseconds each. */
 const STREAM_ABOVE = 1 << 20;
@@ -335,6 +387,26 @@ function errorJson(c: Context, status: ContentfulStatusCode, message: string): R
 /** The body as JSON whatever the content type (curl -d sends form-encoded by default). */
 async function readJson(c: Context): Promise<unknown> {
   return parseJsonText(await c.req.text());
+}
+
+/** The client's network address (requests made in-process, as tests do, have none). */
+function clientAddress(c: Context): string {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
+}
+
+/** Fires when the client closed its connection before its answer was sent. */
+function clientSignal(c: Context): AbortSignal | undefined {
+  return (c.env as { incoming?: unknown } | undefined)?.incoming ? c.req.raw.signal : undefined;
+}
+
+/**
+ * Whose session ids a request names: the client's key (the `X-Skim-Client` header), else its
+ * network address. Two clients' sessions never mix, even under the same id.
+ */
+export const CLIENT_KEY_HEADER = 'x-skim-client';
+function sessionNamespace(c: Context): string {
+  const key = c.req.header(CLIENT_KEY_HEADER);
+  return key ? `key:${key}` : `addr:${clientAddress(c)}`;
 }
 
 function errMessage(err: unknown): string {

@@ -1,10 +1,13 @@
 /**
  * Attach a hono app to a node HTTP server and shut it down gracefully: stop accepting, let
- * in-flight requests finish (bounded), then close idle keep-alive sockets.
+ * in-flight requests finish (bounded), then close idle keep-alive sockets. Connections are bounded
+ * too: a client must send its headers (and its whole request) in time, an idle keep-alive socket is
+ * closed, and there is a cap on open connections, overall and per client address, so that idle
+ * sockets cannot take every descriptor (the ones over a cap are closed at once).
  */
 
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 
@@ -16,18 +19,88 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
-export function listen(app: Hono, host: string, port: number): Promise<Listening> {
+export interface ConnectionLimits {
+  /** Time to receive a request's headers, from the connection or the previous request (ms). */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (ms). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (ms). */
+  keepAliveTimeoutMs: number;
+  /** How often the server looks for connections past their header or request time (ms). */
+  checkEveryMs: number;
+  /** Open connections at most, overall. */
+  maxConnections: number;
+  /** Open connections at most from one client address. */
+  maxConnectionsPerClient: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  checkEveryMs: 1_000,
+  maxConnections: 4_096,
+  maxConnectionsPerClient: 256,
+};
+
+export function listen(app: Hono, host: string, port: number, limits: Partial<ConnectionLimits> = {}): Promise<Listening> {
+  const l = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
-      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      resolve({
-        url: `http://${shownHost}:${info.port}`,
-        port: info.port,
-        server,
-        close: (graceMs = 5000) => closeGracefully(server as Server, graceMs),
-      });
-    });
+    const server = serve(
+      {
+        fetch: app.fetch,
+        hostname: host,
+        port,
+        serverOptions: {
+          headersTimeout: l.headersTimeoutMs,
+          requestTimeout: l.requestTimeoutMs,
+          keepAliveTimeout: l.keepAliveTimeoutMs,
+          connectionsCheckingInterval: l.checkEveryMs,
+        },
+      },
+      (info: AddressInfo) => {
+        const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${shownHost}:${info.port}`,
+          port: info.port,
+          server,
+          close: (graceMs = 5000) => closeGracefully(server as Server, graceMs),
+        });
+      },
+    ) as Server;
+    capConnections(server, l);
     server.once('error', reject);
+  });
+}
+
+/**
+ * Close a new connection at once when the server, or its client's address, already holds its cap;
+ * and one that has sent nothing by the header time limit (node's own limit counts only from a
+ * request's first byte).
+ */
+function capConnections(server: Server, l: ConnectionLimits): void {
+  const open = new Map<string, number>();
+  let total = 0;
+  server.on('connection', (socket: Socket) => {
+    const client = socket.remoteAddress ?? '';
+    const mine = open.get(client) ?? 0;
+    if (total >= l.maxConnections || mine >= l.maxConnectionsPerClient) {
+      socket.destroy();
+      return;
+    }
+    total++;
+    open.set(client, mine + 1);
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, l.headersTimeoutMs);
+    silent.unref();
+    socket.once('close', () => {
+      clearTimeout(silent);
+      total--;
+      const n = (open.get(client) ?? 1) - 1;
+      if (n > 0) open.set(client, n);
+      else open.delete(client);
+    });
   });
 }
 

@@ -43,7 +43,7 @@ const pruner = createPruner({ scorer: init.scorer, modelDir: init.modelDir });
 /** The files a read names: its path, and the files of grep or `==>` output. */
 function pathsOf(req: PruneRequest): string[] {
   const language = req.language ? normalizeLanguage(req.language) : undefined;
-  const doc = ingest(req.code, { path: req.path, language, detectLanguage, firstLine: req.firstLine });
+  const doc = ingest(req.code, { path: req.path, language, detectLanguage, firstLine: req.firstLine, grepFiles: req.grepFiles });
   const paths = new Set<string>();
   if (req.path !== undefined) paths.add(req.path);
   for (const seg of doc.segments) if (seg.path) paths.add(seg.path);

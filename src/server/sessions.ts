@@ -1,42 +1,116 @@
 /**
- * The server's session memories: one SessionMemory per client-chosen session id, in this process
- * only (never written to disk). Bounded: at most `maxSessions` (the least recently used goes),
- * and a session unused for `idleMs` is forgotten.
+ * The server's session memories: one SessionMemory per session id of a client, in this process
+ * only (never written to disk). Bounded in bytes, whatever ids and bodies arrive: all sessions
+ * together hold at most `maxBytes` (estimated, SessionMemory.size.bytes; the least recently used
+ * session goes first), one session at most `maxSessionBytes` (its oldest files go first), and a
+ * session unused for `idleMs` is forgotten. A session forgotten early only costs folding: its next
+ * read is shown whole.
  */
-import { SessionMemory } from '../core/session/memory.js';
+import { DEFAULT_SESSION_LIMITS, SessionMemory } from '../core/session/memory.js';
 
 export interface SessionStoreOptions {
-  maxSessions: number;
+  /** Estimated bytes all session memories may hold together. */
+  maxBytes: number;
+  /** Estimated bytes one session may hold (at most maxBytes). */
+  maxSessionBytes: number;
   idleMs: number;
 }
 
-export const DEFAULT_SESSION_STORE: SessionStoreOptions = { maxSessions: 1000, idleMs: 60 * 60 * 1000 };
+export const DEFAULT_SESSION_STORE: SessionStoreOptions = { maxBytes: 256 * 2 ** 20, maxSessionBytes: 32 * 2 ** 20, idleMs: 60 * 60 * 1000 };
+
+/** What an empty session costs (its entry, its SessionMemory and maps), besides its key. */
+const SESSION_BYTES = 512;
+
+interface Entry {
+  memory: SessionMemory;
+  usedAt: number;
+  /** Its size when last measured (counted in the store's total). */
+  bytes: number;
+}
 
 export class SessionStore {
   /** Map order is recency order: the least recently used first. */
-  private readonly sessions = new Map<string, { memory: SessionMemory; usedAt: number }>();
+  private readonly sessions = new Map<string, Entry>();
+  private total = 0;
+  private readonly opts: SessionStoreOptions;
 
   constructor(
-    private readonly opts: SessionStoreOptions = DEFAULT_SESSION_STORE,
+    opts: Partial<SessionStoreOptions> = {},
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.opts = { ...DEFAULT_SESSION_STORE, ...opts };
+    this.opts.maxSessionBytes = Math.min(this.opts.maxSessionBytes, this.opts.maxBytes);
+  }
 
-  get(id: string): SessionMemory {
+  /**
+   * The memory of session `id` of client `client` (a new one when unknown: an id names nothing
+   * another client made). Clients are separate namespaces: the same id of two clients is two sessions.
+   */
+  get(id: string, client = ''): SessionMemory {
     const t = this.now();
     for (const [key, s] of this.sessions) {
       if (t - s.usedAt <= this.opts.idleMs) break; // the rest were used more recently
-      this.sessions.delete(key);
+      this.drop(key);
     }
-    let entry = this.sessions.get(id);
-    if (entry) this.sessions.delete(id);
-    else entry = { memory: new SessionMemory(), usedAt: t };
+    const key = `${client}\u0000${id}`;
+    let entry = this.sessions.get(key);
+    if (entry) this.sessions.delete(key);
+    else {
+      const limits = { ...DEFAULT_SESSION_LIMITS, maxBytes: this.opts.maxSessionBytes - entryBytes(key) };
+      entry = { memory: new SessionMemory(limits), usedAt: t, bytes: 0 };
+    }
     entry.usedAt = t;
-    this.sessions.set(id, entry);
-    while (this.sessions.size > this.opts.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
+    this.sessions.set(key, entry);
+    this.measure(key, entry);
+    this.evict();
     return entry.memory;
   }
 
+  /**
+   * Take in what these sessions (`[id, client]`; default: all) have recorded since they were
+   * handed out, and evict the least recently used sessions until all fit in maxBytes. The server
+   * calls it with the sessions a request used when the request is done.
+   */
+  settle(used?: Iterable<[id: string, client: string]>): void {
+    const keys = used ? Array.from(used, ([id, client]) => `${client}\u0000${id}`) : [...this.sessions.keys()];
+    for (const key of keys) {
+      const entry = this.sessions.get(key);
+      if (entry) this.measure(key, entry);
+    }
+    this.evict();
+  }
+
+  /** The memory of a session still held, without counting it as a use (for inspection). */
+  peek(id: string, client = ''): SessionMemory | undefined {
+    return this.sessions.get(`${client}\u0000${id}`)?.memory;
+  }
+
+  /** Sessions held. */
   get size(): number {
     return this.sessions.size;
   }
+
+  /** Estimated bytes held by all sessions, as of the last settle. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  private measure(key: string, entry: Entry): void {
+    const bytes = entryBytes(key) + entry.memory.size.bytes;
+    this.total += bytes - entry.bytes;
+    entry.bytes = bytes;
+  }
+
+  private evict(): void {
+    while (this.total > this.opts.maxBytes && this.sessions.size > 0) this.drop(this.sessions.keys().next().value!);
+  }
+
+  private drop(key: string): void {
+    const entry = this.sessions.get(key);
+    if (!entry) return;
+    this.sessions.delete(key);
+    this.total -= entry.bytes;
+  }
 }
+
+const entryBytes = (key: string) => SESSION_BYTES + 2 * key.length;

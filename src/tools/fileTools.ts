@@ -21,10 +21,11 @@ export interface ReadOptions {
 
 /**
  * A file's bytes, with a one-line SkimError for missing paths, directories, special files and
- * files over the cap; messages name the file as `name` (default: the path given).
+ * files over the cap; messages name the file as `name` (default: the path given). With `within`,
+ * the file opened must be inside (its real path, checked on the open descriptor: 'EOUTSIDE').
  */
-export function readFileBytes(file: string, name = file): Promise<Buffer> {
-  return readRegularFile(file, MAX_INPUT_BYTES, name);
+export function readFileBytes(file: string, name = file, within?: (real: string) => boolean): Promise<Buffer> {
+  return readRegularFile(file, MAX_INPUT_BYTES, name, within);
 }
 
 /** Input bytes as text, and the encoding that gives the bytes back exactly. */

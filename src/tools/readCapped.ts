@@ -41,11 +41,31 @@ function checkRegular(info: Stats, file: string): void {
 }
 
 /**
- * A regular file's bytes, at most `maxBytes` of them. SkimError: ENOINPUT (missing, unreadable),
- * EISDIR, ENOTFILE (FIFO, socket, device), ETOOLARGE (over the cap); messages name the file as
- * `name` (default: the path given).
+ * Where the file open on `fh` really is: on Linux the descriptor's own path (/proc/self/fd),
+ * whatever links or renames happened on the way; elsewhere the real path of `file`, when it is
+ * still the file that was opened (same device and inode), else null.
  */
-export async function readRegularFile(file: string, maxBytes: number, name = file): Promise<Buffer> {
+async function openedPath(fh: FileHandle, file: string): Promise<string | null> {
+  try {
+    return await fs.readlink(`/proc/self/fd/${fh.fd}`);
+  } catch {
+    try {
+      const real = await fs.realpath(file);
+      const [opened, there] = await Promise.all([fh.stat(), fs.stat(real)]);
+      return opened.dev === there.dev && opened.ino === there.ino ? real : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * A regular file's bytes, at most `maxBytes` of them. SkimError: ENOINPUT (missing, unreadable),
+ * EISDIR, ENOTFILE (FIFO, socket, device), ETOOLARGE (over the cap), EOUTSIDE (with `within`: the
+ * file opened is not inside, e.g. a link swapped in after a path was checked); messages name the
+ * file as `name` (default: the path given). Everything is read through the one descriptor checked.
+ */
+export async function readRegularFile(file: string, maxBytes: number, name = file, within?: (real: string) => boolean): Promise<Buffer> {
   let info: Stats;
   try {
     info = await fs.stat(file);
@@ -62,6 +82,10 @@ export async function readRegularFile(file: string, maxBytes: number, name = fil
     throw new SkimError(`cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, 'ENOINPUT');
   }
   try {
+    if (within) {
+      const where = await openedPath(fh, file);
+      if (where === null || !within(where)) throw new SkimError(`access denied: ${name} leads outside the workspace root`, 'EOUTSIDE');
+    }
     const opened = await fh.stat();
     checkRegular(opened, name);
     // Usually one read of the whole file plus one that finds the end; files that grow (or

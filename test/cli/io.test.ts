@@ -28,5 +28,10 @@ describe('numberOption', () => {
     expect(bad(numberOption(FIELD_RULES.unit), '2')).toBe('must be <= 1');
     expect(bad(numberOption(intAtLeast(1)), '1.5')).toBe('must be an integer');
     expect(bad(numberOption(numberIn(0, 8)), 'Infinity')).toMatch(/must be/);
+    // decimal only: Number() reads these as 16, 3, 7 and 0
+    for (const v of ['0x10', '0b11', '0o7', '0x']) expect(bad(numberOption(numberIn(0)), v)).toBe('not a number');
+    expect(numberOption(numberIn(0))('1e3')).toBe(1000);
+    expect(numberOption(numberIn(0))(' .5')).toBe(0.5);
+    expect(numberOption(numberIn(0))('+2')).toBe(2);
   });
 });

@@ -70,4 +70,44 @@ describe('ingest', () => {
     const doc = ingest('x = {\n  a: 1,\n  b: 2,\n}\nurl = "http://h:80/"\n', { path: 'a.py', detectLanguage: detect });
     expect(doc.shape).toBe('raw');
   });
+
+  // a pylint functional-test expectation file: every line looks like grep output
+  const PYLINT_EXPECTED = [
+    'unused-import:3:0:3:9::Unused import os:UNDEFINED',
+    "unused-variable:12:4:12:9:f:Unused variable 'value':UNDEFINED",
+    'line-too-long:20:0:None:None::Line too long (120/100):UNDEFINED',
+  ].join('\n');
+
+  it('a file named by its path is that file: lines naming other files are its text', () => {
+    const doc = ingest(`${PYLINT_EXPECTED}\n`, { path: 'tests/functional/u/unused.txt', detectLanguage: detect });
+    expect(doc.shape).toBe('raw');
+    expect(doc.lines.map((l) => [l.prefix, l.lineNo])).toEqual([
+      ['', 1],
+      ['', 2],
+      ['', 3],
+    ]);
+    // grep output of that one file, with or without its name, is still grep
+    const own = ingest('3:import os\n12:    value = 1\n', { path: 'a.py', detectLanguage: detect });
+    expect(own.shape).toBe('grep');
+    expect(own.segments[0].path).toBe('a.py');
+    expect(ingest('a.py:3:import os\na.py:12:    value = 1\n', { path: 'a.py', detectLanguage: detect }).shape).toBe('grep');
+  });
+
+  it('a raw window (firstLine) is raw whatever its lines look like, numbered from firstLine', () => {
+    const doc = ingest(`${PYLINT_EXPECTED}\n`, { firstLine: 120, detectLanguage: detect });
+    expect(doc.shape).toBe('raw');
+    expect(doc.lines.map((l) => l.lineNo)).toEqual([120, 121, 122]);
+  });
+
+  it('grep output over files the caller names: a file named a:5:b.py is that file', () => {
+    const code = 'src/a:5:b.py:3:x = 1\nsrc/a:5:b.py-4-y = 2\nsrc/c.py:7:z = 3\n';
+    const doc = ingest(code, { grepFiles: ['src/a:5:b.py', 'src/c.py'], detectLanguage: detect });
+    expect(doc.shape).toBe('grep');
+    expect(doc.segments.map((s) => s.path)).toEqual(['src/a:5:b.py', 'src/c.py']);
+    expect(doc.lines.map((l) => [l.lineNo, l.text, l.isMatch])).toEqual([
+      [3, 'x = 1', true],
+      [4, 'y = 2', false],
+      [7, 'z = 3', true],
+    ]);
+  });
 });

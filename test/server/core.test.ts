@@ -147,6 +147,42 @@ describe('sessions over HTTP', () => {
   });
 });
 
+describe('session memory bounded in bytes, sessions scoped to a client', () => {
+  it('new session ids with large bodies and no query: the server holds at most its session budget', async () => {
+    const maxBytes = 4_000_000;
+    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {}, sessions: { maxBytes, maxSessionBytes: 1_000_000 } });
+    const body = SESSION.repeat(20); // ~200 K characters, each read remembered whole
+    let peak = 0;
+    for (let i = 0; i < 40; i++) {
+      expect((await post(a, '/v1/prune', { code: body, path: `f${i}.py`, session: `attack-${i}` })).status).toBe(200);
+      const { sessions } = await (await a.request('/health')).json();
+      peak = Math.max(peak, sessions.bytes);
+      expect(sessions.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(peak).toBeGreaterThan(maxBytes / 2);
+    // the latest session still works: a second read folds
+    const again = await (await post(a, '/v1/prune', { code: body, path: 'f39.py', session: 'attack-39' })).json();
+    expect(again.seenLines).toBeGreaterThan(100);
+  });
+
+  it("two clients using one session id do not see each other's reads (X-Skim-Client)", async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const read = async (client: string) => {
+      const r = await a.request('/v1/prune', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-skim-client': client },
+        body: JSON.stringify({ code: SESSION, path: 'session.py', session: 'run' }),
+      });
+      return r.json();
+    };
+    expect((await read('alice')).text).toBe(SESSION);
+    const probe = await read('mallory');
+    expect(probe.text).toBe(SESSION);
+    expect(probe.seenLines ?? 0).toBe(0);
+    expect((await read('alice')).seenLines).toBeGreaterThan(100);
+  });
+});
+
 describe('sessions through the worker pool, as on the main thread', () => {
   it('a file read, a grep over it and grep over another file, then the file again: the same answers', async () => {
     const lines = SESSION.split('\n');

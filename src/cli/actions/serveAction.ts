@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
-import { action, intAtLeast, numberOption, prunerFor, scorerOptions } from '../io.js';
+import { DEFAULT_SESSION_STORE } from '../../server/sessions.js';
+import { action, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
 
 interface ServeOptions {
   host: string;
@@ -16,6 +17,7 @@ interface ServeOptions {
   timeout: number;
   maxBody: number;
   maxQueue: number;
+  sessionMemory: number;
   scorer?: string;
   model?: string;
   quiet?: boolean;
@@ -32,6 +34,12 @@ export function registerServe(program: Command): void {
     .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', numberOption(intAtLeast(1)), DEFAULTS.timeoutMs)
     .option('--max-body <bytes>', 'largest accepted request body', numberOption(intAtLeast(1)), DEFAULTS.maxBodyBytes)
     .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', numberOption(intAtLeast(0)), DEFAULTS.maxQueue)
+    .option(
+      '--session-memory <MiB>',
+      'memory for session memories, all clients together (least recently used sessions go first)',
+      numberOption(numberIn(1)),
+      DEFAULT_SESSION_STORE.maxBytes / 2 ** 20,
+    )
     .option('-q, --quiet', 'do not log requests');
   scorerOptions(command).action(action((opts: ServeOptions) => serveCommand(opts)));
 }
@@ -59,6 +67,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     maxBodyBytes: opts.maxBody,
     maxQueue: opts.maxQueue,
     maxConcurrent: Math.max(1, opts.workers),
+    sessions: sessionBudget(opts.sessionMemory * 2 ** 20),
     model: scorer.name,
     languages: grammarLanguages,
     log: opts.quiet ? (line) => (line.startsWith('skim serve:') ? log(line) : undefined) : log,
@@ -86,4 +95,9 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The session budget and one session's share of it: a quarter, at most the default 32 MiB. */
+function sessionBudget(maxBytes: number): { maxBytes: number; maxSessionBytes: number } {
+  return { maxBytes, maxSessionBytes: Math.min(DEFAULT_SESSION_STORE.maxSessionBytes, maxBytes / 4) };
 }

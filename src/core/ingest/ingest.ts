@@ -11,6 +11,8 @@ export interface IngestOptions {
   language?: string;
   /** Raw input only: the file line number of the input's first line (a window such as `sed -n 120,180p`). */
   firstLine?: number;
+  /** The input is grep output over these files (the caller ran the search): lines are read against them first. */
+  grepFiles?: string[];
   /** Language detector, injected so ingest stays free of the syntax layer. */
   detectLanguage: (path: string | undefined, content: string) => string;
 }
@@ -67,7 +69,15 @@ const NUMBERED_BLANK_RE = /^\s*$/;
 const GREP_SEPARATOR = '--';
 const MULTI_HEADER_RE = /^==> (.+) <==$/;
 
-function detectShape(lines: RawLine[]): InputShape {
+/**
+ * The shape of an input. What the caller said comes first: grep output over files it names is
+ * grep; a raw window (`firstLine`) is raw. An input named by its `path` is grep output only of
+ * that file (`grep -n x FILE`: `12:text`, or `FILE:12:text`): lines naming other files are its
+ * text (a pylint expectation file is all `name:12:...` lines).
+ */
+function detectShape(lines: RawLine[], opts: Pick<IngestOptions, 'path' | 'firstLine' | 'grepFiles'>): InputShape {
+  if (opts.grepFiles !== undefined) return 'grep';
+  if (opts.firstLine !== undefined) return 'raw';
   const sample = lines.slice(0, 2000);
   let nonEmpty = 0;
   let numbered = 0;
@@ -83,26 +93,25 @@ function detectShape(lines: RawLine[]): InputShape {
   if (headers >= 1 && MULTI_HEADER_RE.test(lines[0]?.text ?? '')) return 'multi';
   // grep output: 90% of the non-empty lines parse as grep lines. Counted until that share is out
   // of reach (plain code is, after about a tenth of its lines: the parse is the costly test).
+  const ofInput = (g: GrepLine | null) => g !== null && (opts.path === undefined || g.path === '' || g.path === opts.path);
   let grepLike = 0;
   let left = nonEmpty;
   for (const { text } of sample) {
     if (text.trim() === '') continue;
     left--;
-    if (text === GREP_SEPARATOR || parseGrepLine(text, undefined) !== null) grepLike++;
+    if (text === GREP_SEPARATOR || ofInput(parseGrepLine(text, opts.path))) grepLike++;
     else if ((grepLike + left) / nonEmpty < 0.9) return 'raw';
   }
-  if (grepLike / nonEmpty >= 0.9 && hasGrepPaths(sample)) return 'grep';
+  if (grepLike / nonEmpty >= 0.9 && hasGrepMatch(sample, ofInput, opts.path)) return 'grep';
   return 'raw';
 }
 
-/** Grep output must name a path or at least look like "12:text" consistently; plain code rarely does. */
-function hasGrepPaths(sample: RawLine[]): boolean {
-  let withMatch = 0;
-  for (const { text } of sample) {
-    const g = parseGrepLine(text, undefined);
-    if (g?.isMatch) withMatch++;
-  }
-  return withMatch > 0;
+/** Grep output has a match line (`path:12:` or `12:`), not only context lines; plain code rarely does. */
+function hasGrepMatch(sample: RawLine[], ofInput: (g: GrepLine | null) => boolean, path: string | undefined): boolean {
+  return sample.some(({ text }) => {
+    const g = parseGrepLine(text, path);
+    return g?.isMatch === true && ofInput(g);
+  });
 }
 
 interface GrepLine {
@@ -127,6 +136,24 @@ function colonsInPathOk(path: string): boolean {
   if (!path.includes(':')) return true;
   const rest = path.replace(/^[A-Za-z]:(?=[\\/])/, '');
   return !rest.includes(':') || (/[\\/]/.test(rest) && /^[^\s:]+(:[^\s:]+)*$/.test(rest));
+}
+
+/** Longest path tried against the files a caller named. */
+const MAX_KNOWN_PATH = 4096;
+
+/** A grep line of one of `files` (`path:12:text` or `path-12-text`), when it is one. */
+function parseKnownGrepLine(text: string, files: ReadonlySet<string>): GrepLine | null {
+  const end = Math.min(text.length, MAX_KNOWN_PATH);
+  for (let i = 1; i < end; i++) {
+    const sep = text[i];
+    if ((sep !== ':' && sep !== '-') || !files.has(text.slice(0, i))) continue;
+    const m = /^(\d+)([:-])/.exec(text.slice(i + 1));
+    if (m && m[2] === sep) {
+      const prefix = text.slice(0, i + 1) + m[0];
+      return { path: text.slice(0, i), lineNo: Number(m[1]), isMatch: sep === ':', prefix, text: text.slice(prefix.length) };
+    }
+  }
+  return null;
 }
 
 /** Parse one grep/rg line; `knownPath` disambiguates context lines of paths that contain "-". */
@@ -161,7 +188,8 @@ function parseGrepLine(text: string, knownPath: string | undefined): GrepLine | 
 
 export function ingest(code: string, opts: IngestOptions): Document {
   const { lines: raw, finalNewline, eol } = splitLines(code);
-  const shape = detectShape(raw);
+  const shape = detectShape(raw, opts);
+  const grepFiles = opts.grepFiles ? new Set(opts.grepFiles) : null;
   const lines: InputLine[] = [];
   const segments: Segment[] = [];
 
@@ -220,7 +248,7 @@ export function ingest(code: string, opts: IngestOptions): Document {
         push(r, '', r.text, null, null);
         continue;
       }
-      const g = parseGrepLine(r.text, lastPath);
+      const g = (grepFiles && parseKnownGrepLine(r.text, grepFiles)) || parseGrepLine(r.text, lastPath);
       if (!g) {
         // Not a grep line (e.g. "Binary file x matches"): layout, kept verbatim.
         push(r, '', r.text, null, null);

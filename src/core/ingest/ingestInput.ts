@@ -11,7 +11,7 @@ import { ingest } from './ingest.js';
 export function ingestInput(job: PruneJob, admitted: Admitted): Ingested {
   const { req } = job;
   const { tokensIn, mode } = admitted;
-  const doc = ingest(req.code, { path: req.path, language: job.language, detectLanguage, firstLine: req.firstLine });
+  const doc = ingest(req.code, { path: req.path, language: job.language, detectLanguage, firstLine: req.firstLine, grepFiles: req.grepFiles });
   // Session memory: lines the session was shown before, unchanged, never need showing again.
   const seen = req.session?.seenMask(doc);
   if (seen?.some((v) => v === 1)) doc.seen = seen;

@@ -9,7 +9,7 @@
  * loads. A model may point at another directory's table with "bridge": "<relative path>" (the
  * packed sibling of a named .json file is used when it exists).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, type Stats, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BridgeTable, bridgeFromJson, bridgeToJson } from '../features/bridge.js';
 import { packBridge, unpackBridge } from '../features/bridgePack.js';
@@ -24,6 +24,53 @@ export const MODEL_FORMAT = 'skim-lamr/2';
 /** Parameters inside model.json as base64 blobs, bridge.json only: still loaded. */
 const MODEL_FORMAT_V1 = 'skim-lamr/1';
 const WEIGHTS_FILE = 'weights.bin';
+
+/**
+ * Largest model files skim reads (the shipped ones: model.json 3 KB, bridge tables 4 MB): a
+ * larger file is not a model, and reading it would only fill the heap.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
+const MAX_TABLE_BYTES = 256 * 1024 * 1024;
+/** Open flags: a FIFO must not make open wait for a writer (it is then refused by its type). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+function kindOf(info: Stats): string {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isDirectory()) return 'a directory';
+  return 'not a file';
+}
+
+/**
+ * A model file's bytes: a regular file (a link to /dev/zero or a FIFO is refused, never read) of
+ * at most `maxBytes`, or of exactly `size(bytes)` when given; read through the one descriptor
+ * that was checked. Errors name the file and the problem.
+ */
+function readModelFile(file: string, maxBytes: number, exact?: (bytes: number) => string | null): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error(`${file} is not a regular file (${kindOf(info)}): model files must be`);
+    const wrong = exact?.(info.size);
+    if (wrong) throw new Error(wrong);
+    if (info.size > maxBytes) throw new Error(`${file} is ${info.size} bytes, larger than a model file can be (${maxBytes})`);
+    // one more byte than stat says: a file that grew since is not the file that was checked
+    const buf = Buffer.alloc(info.size + 1);
+    let got = 0;
+    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
+    if (got !== info.size) throw new Error(`${file} changed while it was read`);
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export interface LoadedModel {
   header: ModelHeader;
@@ -109,7 +156,7 @@ function bridgeFile(dir: string, raw: object): string {
 export function modelExists(dir: string): boolean {
   if (!existsSync(join(dir, 'model.json'))) return false;
   try {
-    const raw = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { bridge?: unknown };
+    const raw = JSON.parse(readModelFile(join(dir, 'model.json'), MAX_HEADER_BYTES).toString('utf8')) as { bridge?: unknown };
     return existsSync(bridgeFile(dir, raw));
   } catch {
     return false;
@@ -122,7 +169,7 @@ export function modelExists(dir: string): boolean {
  * threshold outside (0, 1], a malformed bridge table): a corrupt model must never score anything.
  */
 export function loadModel(dir: string): LoadedModel {
-  const raw = readJson(join(dir, 'model.json')) as ModelFile;
+  const raw = readJson(join(dir, 'model.json'), MAX_HEADER_BYTES) as ModelFile;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`model.json in ${dir} is not a JSON object`);
   if (raw.format !== MODEL_FORMAT && raw.format !== MODEL_FORMAT_V1) throw new Error(`unsupported model format ${JSON.stringify(raw.format)} in ${dir}`);
   if (!sameNames(raw.features, FEATURE_NAMES)) throw new Error(`model in ${dir} was trained with a different feature set`);
@@ -143,9 +190,9 @@ export function loadModel(dir: string): LoadedModel {
     const n2 = c ? makeLayout(contextFeatures, c.hidden).size : 0;
     const file = join(dir, typeof raw.weights === 'string' ? raw.weights : WEIGHTS_FILE);
     if (!existsSync(file)) throw new Error(`model in ${dir}: its weights file ${file} is missing`);
-    const bytes = readFileSync(file);
-    if (bytes.byteLength !== 4 * (n1 + n2))
-      throw new Error(`${file} holds ${bytes.byteLength / 4} parameters, expected ${n1}${c ? ` + ${n2}` : ''} (truncated or corrupt weights?)`);
+    const expected = (size: number) =>
+      size === 4 * (n1 + n2) ? null : `${file} holds ${size / 4} parameters, expected ${n1}${c ? ` + ${n2}` : ''} (truncated or corrupt weights?)`;
+    const bytes = readModelFile(file, 4 * (n1 + n2), expected);
     const all = readFloat32(bytes);
     model = stage(dir, 'model', raw, FEATURE_NAMES.length, all.slice(0, n1));
     if (c) context = stage(dir, 'context stage', c, contextFeatures, all.slice(n1));
@@ -163,14 +210,14 @@ export function loadModel(dir: string): LoadedModel {
   const bridgePath = bridgeFile(dir, raw);
   if (!existsSync(bridgePath)) throw new Error(`model in ${dir}: its bridge table ${bridgePath} is missing`);
   const bridge = bridgePath.endsWith('.bin')
-    ? unpackBridge(readFileSync(bridgePath), bridgePath)
-    : bridgeFromJson(checkBridge(bridgePath, readJson(bridgePath)));
+    ? unpackBridge(readModelFile(bridgePath, MAX_TABLE_BYTES), bridgePath)
+    : bridgeFromJson(checkBridge(bridgePath, readJson(bridgePath, MAX_TABLE_BYTES)));
   const { params: _p, context: _c, ...header } = raw;
   return { header, model, bridge, ...(context ? { context } : {}) };
 }
 
-function readJson(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
+function readJson(file: string, maxBytes: number): unknown {
+  const text = readModelFile(file, maxBytes).toString('utf8');
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -209,6 +256,8 @@ function stage(dir: string, what: string, s: { hidden?: unknown; mode?: unknown 
   if (p.length !== expected) throw new Error(`${what} in ${dir} has ${p.length} parameters, expected ${expected} (truncated or corrupt weights?)`);
   const bad = p.findIndex((x) => !Number.isFinite(x));
   if (bad >= 0) throw new Error(`${what} in ${dir}: weight ${bad} is ${p[bad]} (weights must be finite numbers)`);
+  // a trained model has no stage of zeros: a wiped or zero-filled file would score every line alike
+  if (p.every((x) => x === 0)) throw new Error(`${what} in ${dir}: every weight is 0 (a wiped or zero-filled weights file?)`);
   return new LamrModel(features, s.hidden, s.mode, p);
 }
 

@@ -30,7 +30,7 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
   if (mode.kind === 'budget' && keptNone && !hasCode(diagnostics, 'budget-too-small'))
     diagnostics.push(
-      diagnostic('budget-too-small', `budget of ${mode.budget} tokens too small to keep any line with the context it needs: every line omitted`),
+      diagnostic('budget-too-small', `budget of ${mode.budget} ${mode.measure.unit} too small to keep any line with the context it needs: every line omitted`),
     );
   // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
   // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.

@@ -5,8 +5,8 @@
  * changed into one "unchanged since an earlier read" marker: those lines are still in the agent's
  * context, so leaving them out costs nothing. A line counts as seen only when the same path showed
  * the same text at the same line number; an edit in between changes the text (or shifts the
- * numbers), and the line is shown again. Memory is bounded (files and characters, oldest file
- * out first) and never crosses sessions: each session is its own SessionMemory.
+ * numbers), and the line is shown again. Memory is bounded (files, characters and estimated bytes,
+ * oldest file out first) and never crosses sessions: each session is its own SessionMemory.
  */
 import { OutputMemory, type OutputMemorySnapshot } from '../output/memory.js';
 import type { Document } from '../types.js';
@@ -27,7 +27,19 @@ export interface SessionLimits {
   maxFiles: number;
   /** Characters of line text remembered per session. */
   maxChars: number;
+  /** Estimated bytes of memory per session (SessionMemory.size.bytes); none by default. */
+  maxBytes?: number;
 }
+
+/**
+ * What remembered lines and files cost in memory, as an upper estimate: V8 keeps a string in one or
+ * two bytes per character, and a Map entry with its string header measures 40-64 bytes (node 22,
+ * flat strings of 0-100 characters).
+ */
+export const LINE_BYTES = 64;
+export const FILE_BYTES = 256;
+const lineBytes = (text: string) => LINE_BYTES + 2 * text.length;
+const fileBytes = (path: string) => FILE_BYTES + 2 * path.length;
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxFiles: 256, maxChars: 4_000_000 };
 
@@ -50,6 +62,8 @@ export class SessionMemory {
   /** path -> what was shown of it; Map order is recency order (oldest first). */
   private readonly files = new Map<string, FileMemory>();
   private chars = 0;
+  /** Estimated bytes held (lineBytes and fileBytes of everything remembered). */
+  private bytes = 0;
   /** Reads (prune calls) the session has made. */
   private reads = 0;
   /** Command outputs this session was shown, behind their handles. */
@@ -90,8 +104,8 @@ export class SessionMemory {
     if (snapshot.outputs) this.outputs.merge(snapshot.outputs);
   }
 
-  get size(): { files: number; chars: number } {
-    return { files: this.files.size, chars: this.chars };
+  get size(): { files: number; chars: number; bytes: number } {
+    return { files: this.files.size, chars: this.chars, bytes: this.bytes };
   }
 
   /** Reads the session made so far. */
@@ -153,13 +167,20 @@ export class SessionMemory {
     let file = this.files.get(key);
     if (file)
       this.files.delete(key); // re-insert: most recent last
-    else file = { lines: new Map(), reads: 0 };
+    else {
+      file = { lines: new Map(), reads: 0 };
+      this.bytes += fileBytes(key);
+    }
     this.files.set(key, file);
     for (const [no, text] of lines) {
       const old = file.lines.get(no);
-      if (old !== undefined) this.chars -= old.length;
+      if (old !== undefined) {
+        this.chars -= old.length;
+        this.bytes -= lineBytes(old);
+      }
       file.lines.set(no, text);
       this.chars += text.length;
+      this.bytes += lineBytes(text);
     }
     this.evict(key);
     return file;
@@ -167,11 +188,17 @@ export class SessionMemory {
 
   /** Oldest files out until within the limits; the file just recorded stays while it fits alone. */
   private evict(keep: string): void {
+    const maxBytes = this.limits.maxBytes ?? Number.POSITIVE_INFINITY;
+    const fits = () => this.chars <= this.limits.maxChars && this.bytes <= maxBytes;
     for (const [path, file] of this.files) {
-      if (this.files.size <= this.limits.maxFiles && this.chars <= this.limits.maxChars) return;
-      if (path === keep && this.chars <= this.limits.maxChars) continue;
+      if (this.files.size <= this.limits.maxFiles && fits()) return;
+      if (path === keep && fits()) continue;
       this.files.delete(path);
-      for (const t of file.lines.values()) this.chars -= t.length;
+      this.bytes -= fileBytes(path);
+      for (const t of file.lines.values()) {
+        this.chars -= t.length;
+        this.bytes -= lineBytes(t);
+      }
     }
   }
 }

@@ -5,7 +5,8 @@
  * weights). Now the model is validated at load and any problem falls back to the heuristic scorer
  * with a warning naming it on every result; scores that are not finite never decide anything.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,12 @@ function corrupted(edit: (dir: string, model: Record<string, unknown>) => Record
   if (out) writeFileSync(join(dir, 'model.json'), JSON.stringify(out));
   return dir;
 }
+
+/** `file` of the model replaced by what `make` puts there (a link, a FIFO). */
+const replaceWith = (dir: string, file: string, make: () => void) => {
+  rmSync(join(dir, file));
+  make();
+};
 
 /** NaN into weights.bin (little-endian Float32: the first stage, then the context stage) from parameter `at` on. */
 const nanWeights = (dir: string, at: number) => {
@@ -55,6 +62,31 @@ const CASES: [string, () => string, RegExp][] = [
     /weights\.bin holds 1000 parameters, expected/,
   ],
   ['a missing weights file', () => corrupted((dir) => rmSync(join(dir, 'weights.bin'))), /weights file .*weights\.bin is missing/],
+  [
+    'weights.bin linked to /dev/zero',
+    () => corrupted((dir) => replaceWith(dir, 'weights.bin', () => symlinkSync('/dev/zero', join(dir, 'weights.bin')))),
+    /weights\.bin is not a regular file \(a character device\)/,
+  ],
+  [
+    'weights.bin a FIFO',
+    () => corrupted((dir) => replaceWith(dir, 'weights.bin', () => execFileSync('mkfifo', [join(dir, 'weights.bin')]))),
+    /weights\.bin is not a regular file \(a FIFO\)/,
+  ],
+  [
+    'model.json a FIFO',
+    () => corrupted((dir) => replaceWith(dir, 'model.json', () => execFileSync('mkfifo', [join(dir, 'model.json')]))),
+    /model\.json is not a regular file \(a FIFO\)/,
+  ],
+  [
+    'bridge.bin linked to /dev/zero',
+    () => corrupted((dir) => replaceWith(dir, 'bridge.bin', () => symlinkSync('/dev/zero', join(dir, 'bridge.bin')))),
+    /bridge\.bin is not a regular file \(a character device\)/,
+  ],
+  [
+    'all-zero weights',
+    () => corrupted((dir) => writeFileSync(join(dir, 'weights.bin'), Buffer.alloc(readFileSync(join(dir, 'weights.bin')).length))),
+    /every weight is 0/,
+  ],
   [
     'a truncated model.json',
     () =>

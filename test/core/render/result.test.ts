@@ -3,7 +3,7 @@ import { diagnostic } from '../../../src/core/diagnostics.js';
 import type { SelectionPlan } from '../../../src/core/pipeline/types.js';
 import { renderResult } from '../../../src/core/render/result.js';
 import { createMaterialize } from '../../../src/core/repair/materialize.js';
-import { TOKENS } from '../../../src/core/select/measure.js';
+import { CHARS, TOKENS } from '../../../src/core/select/measure.js';
 import { selectAboveThreshold } from '../../../src/core/select/threshold.js';
 import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 
@@ -63,5 +63,13 @@ describe('renderResult', () => {
     const again = await stagesThroughScore({ code, tokens: 20 }, frozenScorer([]));
     again.job.diagnostics.push(diagnostic('budget-too-small', 'budget too small for any line: whole input collapsed to one marker'));
     expect(renderResult(again.job, again.input, again.scored, plan, { kind: 'selected', chosen: none }).diagnostics).toHaveLength(1);
+  });
+
+  it('budget mode in characters: the diagnostic names characters, not tokens', async () => {
+    const s = await stagesThroughScore({ code, maxChars: 100 }, frozenScorer([]));
+    const none = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, measure: CHARS })(new Uint8Array(240));
+    const plan: SelectionPlan = { kind: 'plan', strategy: 'budget', decision: null };
+    const r = renderResult(s.job, s.input, s.scored, plan, { kind: 'selected', chosen: none });
+    expect(r.warnings).toEqual(['budget of 100 characters too small to keep any line with the context it needs: every line omitted']);
   });
 });
