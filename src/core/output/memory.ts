@@ -31,6 +31,10 @@ export interface OutputMemoryLimits {
 
 export const DEFAULT_OUTPUT_LIMITS: OutputMemoryLimits = { maxOutputs: 32, maxChars: 1_000_000, maxLines: 20_000 };
 
+/** Estimated bytes of a remembered line hash (a Set entry) and of an output's own record. */
+const LINE_HASH_BYTES = 40;
+const OUTPUT_BYTES = 256;
+
 /** The key a command's runs share: the command with its spacing normalised. */
 export function commandKey(command: string): string {
   return command.trim().replace(/\s+/g, ' ');
@@ -66,8 +70,11 @@ export class OutputMemory {
     return { outputs: [...this.outputs.values()], lines: [...this.lines] };
   }
 
-  get size(): { outputs: number; chars: number; lines: number } {
-    return { outputs: this.outputs.size, chars: this.chars, lines: this.lines.size };
+  /** Outputs, characters and line hashes held, and the bytes they take (estimated as session memory counts them). */
+  get size(): { outputs: number; chars: number; lines: number; bytes: number } {
+    let bytes = this.lines.size * LINE_HASH_BYTES;
+    for (const o of this.outputs.values()) bytes += OUTPUT_BYTES + 2 * (o.text.length + o.command.length) + 8 * o.shown.length;
+    return { outputs: this.outputs.size, chars: this.chars, lines: this.lines.size, bytes };
   }
 
   get(handle: string): StoredOutput | undefined {

@@ -105,7 +105,8 @@ export class SessionMemory {
   }
 
   get size(): { files: number; chars: number; bytes: number } {
-    return { files: this.files.size, chars: this.chars, bytes: this.bytes };
+    // the outputs' memory is bounded by its own limits; it counts toward the session's bytes
+    return { files: this.files.size, chars: this.chars, bytes: this.bytes + this.outputs.size.bytes };
   }
 
   /** Reads the session made so far. */

@@ -55,6 +55,6 @@ describe('OutputMemory', () => {
     m.put(stored(1));
     m.recordShown(['a shown line']);
     m.clear();
-    expect(m.size).toEqual({ outputs: 0, chars: 0, lines: 0 });
+    expect(m.size).toEqual({ outputs: 0, chars: 0, lines: 0, bytes: 0 });
   });
 });
