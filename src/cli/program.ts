@@ -23,7 +23,12 @@ async function parseAndRun(argv: string[], commands: CommandTable): Promise<void
   const program = new Command();
   program
     .name('skim')
-    .configureOutput({ writeOut: (text) => cliIO().stdout.write(text), writeErr: (text) => cliIO().stderr.write(text) })
+    .configureOutput({
+      writeOut: (text) => cliIO().stdout.write(text),
+      writeErr: (text) => cliIO().stderr.write(text),
+      getOutHelpWidth: () => terminalColumns(cliIO().stdout),
+      getErrHelpWidth: () => terminalColumns(cliIO().stderr),
+    })
     .description('Query-conditioned code-context pruner for coding agents')
     .version(VERSION)
     .showHelpAfterError('(add --help for usage)')
@@ -39,6 +44,14 @@ async function parseAndRun(argv: string[], commands: CommandTable): Promise<void
   } catch (err) {
     cliIO().exitCode = exitCodeOf(err);
   }
+}
+
+/**
+ * A terminal's width (help wraps to it), or undefined for a pipe or file: commander's own default,
+ * read from the command's streams (its typings say number, its default returns undefined too).
+ */
+function terminalColumns(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }): number {
+  return (stream.isTTY ? stream.columns : undefined) as number;
 }
 
 /** Say what went wrong (once, on stderr) and give the exit code for it. */

@@ -27,6 +27,8 @@ export interface SkimRunOptions {
   input?: string | Buffer;
   /** 'none': stdin is /dev/null (not input, as for `stdio: 'ignore'`); 'tty': a terminal. */
   stdin?: 'pipe' | 'none' | 'tty';
+  /** stdin as a stream of its own (a pipe), instead of `input`. */
+  stdinStream?: Readable;
   /** Added to (or, as undefined, removed from) this process's environment. */
   env?: Record<string, string | undefined>;
 }
@@ -48,7 +50,7 @@ export async function runSkim(args: string[], opts: SkimRunOptions = {}): Promis
   const out = sink();
   const err = sink();
   const kind = opts.stdin ?? 'pipe';
-  const stdin = Object.assign(Readable.from(kind === 'pipe' ? [Buffer.from(opts.input ?? '')] : []), { isTTY: kind === 'tty' });
+  const stdin = Object.assign(opts.stdinStream ?? Readable.from(kind === 'pipe' ? [Buffer.from(opts.input ?? '')] : []), { isTTY: kind === 'tty' });
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k];
