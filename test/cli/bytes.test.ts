@@ -1,5 +1,5 @@
 /**
- * The CLI keeps the bytes it was given (issue #20 D): a UTF-8 byte order mark survives `skim
+ * The CLI keeps the bytes it was given: a UTF-8 byte order mark survives `skim
  * prune` and `skim cat` (which matches `cat -n`), and input that is not valid UTF-8 reports its
  * real token count instead of 0.
  */

@@ -1,5 +1,5 @@
 /**
- * The `skim` command on hostile input (issue #20): text that looks like tokenizer control tokens,
+ * The `skim` command on hostile input: text that looks like tokenizer control tokens,
  * special files (FIFOs), input over the cap (a file or stdin) and catastrophic regular expressions. Each answers promptly with output or a
  * one-line error and the README's exit code. The commands run in-process (test/helpers/cli.ts):
  * "promptly" is a bound on what is read (bytes of stdin) and on how a pattern is matched (no
@@ -84,7 +84,7 @@ describe('special files named on the command line', () => {
 
 describe('input over the cap', () => {
   it('stdin: reading stops at the cap, one line, exit 65 (the message a file gets)', async () => {
-    // 100 MB of "x = 1" lines, as in the issue (`yes "x = 1" | head -c 100M`), in 64 KiB chunks as
+    // 100 MB of "x = 1" lines (`yes "x = 1" | head -c 100M`), in 64 KiB chunks as
     // a pipe gives them; the cap is 64 MiB (src/tools/readCapped.ts). skim stops reading just past it.
     const CHUNK = 64 * 1024;
     const chunk = Buffer.from('x = 1\n'.repeat(Math.ceil(CHUNK / 6)).slice(0, CHUNK));

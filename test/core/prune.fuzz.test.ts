@@ -1,5 +1,5 @@
 /**
- * Fuzzing prune() with hostile input (issue #20: never crash, never hang, never mislead).
+ * Fuzzing prune() with hostile input: never crash, never hang, never mislead.
  * Generated inputs mix real code lines with binary bytes, invalid UTF-8 (as decoded: U+FFFD),
  * lone surrogates, a byte order mark, NUL, runs of CR, spaces and tabs, unbalanced and deeply
  * nested brackets, deep indentation, huge lines and tokenizer control strings (`<|endoftext|>`),
@@ -14,7 +14,7 @@
  *     characters given to tree-sitter and the byte-pair merge steps of token counting, counted
  *     (src/core/work.ts), within a bound per input character (a quadratic path, such as a repair
  *     loop that parses the file again per omitted run or BPE over a whole 100 KB run, exceeds it).
- *     The time these take is measured by scripts/hostile-timing.ts, not here.
+ *     The time prune() takes on large inputs is measured by scripts/scaling.ts, not here.
  */
 
 import { readFileSync } from 'node:fs';
