@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The package as a stranger gets it: `npm pack`, install the tarball into an empty folder, and run
 # every kind of command from there (help, prune, cat, grep, one bench case, the MCP server's tool
-# list). Run by CI after the tests; needs the npm registry for the dependencies.
+# list). Run by CI after the tests; needs the npm registry for the dependencies. Packs the build
+# in dist/ as it is (CI's `npm ci` made it; without one, this builds it first), so CI builds once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-npm pack --silent --pack-destination "$work" > /dev/null
+[ -f dist/cli/launch.js ] || npm run build
+npm pack --ignore-scripts --silent --pack-destination "$work" > /dev/null
 mkdir "$work/app"
 cd "$work/app"
 npm init -y > /dev/null

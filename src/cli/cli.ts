@@ -2,6 +2,7 @@
  * The `skim` command line: a thin adapter. Each sub-command lives in ./actions/<name>Action.ts
  * and exports a `register*(program)` function; this file only wires them together (./program.ts).
  */
+import type { CliIO } from './io.js';
 import { type CommandTable, runProgram } from './program.js';
 
 /** Sub-commands, loaded lazily: `skim prune` should not pay for loading the HTTP server or the trainer. */
@@ -18,6 +19,7 @@ export const COMMANDS: CommandTable = {
   adapt: async () => (await import('./actions/adaptAction.js')).registerAdapt,
 };
 
-export function run(argv: string[]): Promise<void> {
-  return runProgram(argv, COMMANDS);
+/** Run `skim` on `argv` (['node', 'skim', ...args]) with `io` (default: the process's streams). */
+export function run(argv: string[], io?: CliIO): Promise<void> {
+  return runProgram(argv, COMMANDS, io);
 }

@@ -3,7 +3,8 @@
  * thrown as they are; ../program.ts turns them into a message and an exit code.
  */
 
-import { existsSync } from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync, fstatSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
@@ -12,36 +13,82 @@ import { FIELD_RULES } from '../core/request.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
 
+/**
+ * Where a command reads and writes: stdin, stdout, stderr, the environment and the exit code.
+ * `process` is one (the default); tests run the program in-process with their own
+ * (runProgram's `io`), so a command's output and exit code are checked without a process.
+ */
+export interface CliIO {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  exitCode?: number | string | null;
+  /** Standard input is a pipe, a file or a socket (grep reads it then); default: fstat of fd 0. */
+  stdinIsReadable?(): boolean;
+}
+
+/** Per call chain, so runs with their own IO may overlap in one process. */
+const ioOfRun = new AsyncLocalStorage<CliIO>();
+
+/** The IO of the command running now (process unless a test gave its own). */
+export function cliIO(): CliIO {
+  return ioOfRun.getStore() ?? process;
+}
+
+/** Run `fn` with `io` as the commands' IO. */
+export function withCliIO<T>(io: CliIO, fn: () => Promise<T>): Promise<T> {
+  return ioOfRun.run(io, fn);
+}
+
+/** A pipe, a file or a socket on stdin is input (as grep reads it); a terminal or /dev/null is not. */
+export function stdinIsReadable(): boolean {
+  const io = cliIO();
+  if (io.stdinIsReadable) return io.stdinIsReadable();
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isFile() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** All of stdin, under the same cap as a file. */
 export function readStdin(): Promise<Buffer> {
-  return readStreamCapped(process.stdin, MAX_INPUT_BYTES, 'stdin');
+  return readStreamCapped(cliIO().stdin, MAX_INPUT_BYTES, 'stdin');
 }
 
 /** Read FILE, or stdin for "-" / no file. */
 export async function readInput(file: string | undefined): Promise<Buffer> {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new SkimError('no input: give a FILE or pipe text on stdin', 'EUSAGE');
+    if (cliIO().stdin.isTTY) throw new SkimError('no input: give a FILE or pipe text on stdin', 'EUSAGE');
     return readStdin();
   }
   return readFileBytes(file);
 }
 
 export function writeOut(text: string, encoding: BufferEncoding = 'utf8'): Promise<void> {
+  const { stdout } = cliIO();
   return new Promise((resolve) => {
-    if (process.stdout.write(text, encoding)) resolve();
-    else process.stdout.once('drain', () => resolve());
+    if (stdout.write(text, encoding)) resolve();
+    else stdout.once('drain', () => resolve());
   });
 }
 
+/** A line on stderr (a message of the command, not its output). */
+export function writeErr(text: string): void {
+  cliIO().stderr.write(text);
+}
+
 export function warn(message: string): void {
-  process.stderr.write(`skim: warning: ${message}\n`);
+  writeErr(`skim: warning: ${message}\n`);
 }
 
 /** An action whose return value is its exit code (0 or none: success). Errors propagate to the program's boundary. */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     const code = await fn(...args);
-    if (typeof code === 'number' && code !== 0) process.exitCode = code;
+    if (typeof code === 'number' && code !== 0) cliIO().exitCode = code;
   };
 }
 

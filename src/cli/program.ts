@@ -8,15 +8,27 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES, EXIT_INTERNAL, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
+import { type CliIO, cliIO, withCliIO } from './io.js';
 
 export type Register = (program: Command) => void;
 /** Sub-command name -> its registration, loaded on demand. */
 export type CommandTable = Record<string, () => Promise<Register>>;
 
-export async function runProgram(argv: string[], commands: CommandTable): Promise<void> {
+/** Run the program on `argv` with `io` (default: the process's streams; the exit code goes to io.exitCode). */
+export function runProgram(argv: string[], commands: CommandTable, io: CliIO = process): Promise<void> {
+  return withCliIO(io, () => parseAndRun(argv, commands));
+}
+
+async function parseAndRun(argv: string[], commands: CommandTable): Promise<void> {
   const program = new Command();
   program
     .name('skim')
+    .configureOutput({
+      writeOut: (text) => cliIO().stdout.write(text),
+      writeErr: (text) => cliIO().stderr.write(text),
+      getOutHelpWidth: () => terminalColumns(cliIO().stdout),
+      getErrHelpWidth: () => terminalColumns(cliIO().stderr),
+    })
     .description('Query-conditioned code-context pruner for coding agents')
     .version(VERSION)
     .showHelpAfterError('(add --help for usage)')
@@ -30,8 +42,16 @@ export async function runProgram(argv: string[], commands: CommandTable): Promis
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    process.exitCode = exitCodeOf(err);
+    cliIO().exitCode = exitCodeOf(err);
   }
+}
+
+/**
+ * A terminal's width (help wraps to it), or undefined for a pipe or file: commander's own default,
+ * read from the command's streams (its typings say number, its default returns undefined too).
+ */
+function terminalColumns(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }): number {
+  return (stream.isTTY ? stream.columns : undefined) as number;
 }
 
 /** Say what went wrong (once, on stderr) and give the exit code for it. */
@@ -41,11 +61,12 @@ export function exitCodeOf(err: unknown): number {
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
     return ok ? 0 : EXIT_CODES.EUSAGE;
   }
+  const { stderr, env } = cliIO();
   if (err instanceof SkimError) {
-    process.stderr.write(`skim: ${err.message}\n`);
+    stderr.write(`skim: ${err.message}\n`);
     return EXIT_CODES[err.code];
   }
-  process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-  if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+  stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+  if (env.SKIM_DEBUG) stderr.write(`${(err as Error)?.stack}\n`);
   return EXIT_INTERNAL;
 }

@@ -4,8 +4,8 @@
  * `--task TEXT` / SKIM_TASK the run's overall task. A shell recipe sets both once per run.
  */
 import type { SessionMemory } from '../core/session/memory.js';
-import { openSession } from '../tools/sessionStore.js';
-import { warn } from './io.js';
+import { openSession, sessionDir } from '../tools/sessionStore.js';
+import { cliIO, warn } from './io.js';
 
 export interface SessionFlags {
   session?: string;
@@ -14,7 +14,7 @@ export interface SessionFlags {
 
 /** The task from --task or SKIM_TASK (empty means none). */
 export function taskOf(flags: SessionFlags): string | undefined {
-  const t = flags.task ?? process.env.SKIM_TASK;
+  const t = flags.task ?? cliIO().env.SKIM_TASK;
   return t && t.trim() !== '' ? t : undefined;
 }
 
@@ -23,8 +23,9 @@ export function taskOf(flags: SessionFlags): string | undefined {
  * cannot be used), then save what it recorded.
  */
 export async function withSession<T>(flags: SessionFlags, fn: (memory: SessionMemory | undefined) => Promise<T>): Promise<T> {
-  const id = flags.session ?? process.env.SKIM_SESSION;
-  const open = id && id.trim() !== '' ? await openSession(id, warn) : null;
+  const { env } = cliIO();
+  const id = flags.session ?? env.SKIM_SESSION;
+  const open = id && id.trim() !== '' ? await openSession(id, warn, sessionDir(env)) : null;
   if (!open) return fn(undefined);
   try {
     const out = await fn(open.memory);

@@ -1,24 +1,38 @@
 /**
  * bin/skim.js runs the read commands from the bundle (dist/skim-read.cjs, made by `npm run build`)
- * with its code cache: the same bytes out, the same exit codes, as the modules themselves
- * (SKIM_NO_BUNDLE=1). Needs a built dist/, as bin/skim.js does.
+ * with its code cache: the same bytes out, the same exit codes, as the modules themselves (here
+ * run in-process, test/helpers/cli.ts). Needs a built dist/, as bin/skim.js does.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runSkim } from '../helpers/cli.js';
 
-const ROOT = path.resolve(__dirname, '../..');
-const BIN = path.join(ROOT, 'bin/skim.js');
 const built = existsSync(path.join(ROOT, 'dist/skim-read.cjs'));
 const Q = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
 
-function skim(args: string[], bundle: boolean, input?: string) {
+/** No SKIM_* setting from the environment. */
+function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('SKIM_')) delete env[k];
-  if (!bundle) env.SKIM_NO_BUNDLE = '1';
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, input, encoding: 'utf8' });
-  return { out: r.stdout, err: r.stderr.replace(/\d+(\.\d+)? ms/g, 'N ms'), code: r.status };
+  return env;
+}
+
+const normalize = (r: { out: string; err: string; code: number | null }) => ({ ...r, err: r.err.replace(/\d+(\.\d+)? ms/g, 'N ms') });
+
+/** The built binary (the bundle, for these commands), as a process. */
+function bundled(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(), input, encoding: 'utf8' });
+  return normalize({ out: r.stdout, err: r.stderr, code: r.status });
+}
+
+/** The modules themselves, in-process. */
+async function modules(args: string[], input?: string) {
+  const env: Record<string, string | undefined> = {};
+  for (const k of Object.keys(process.env)) if (k.startsWith('SKIM_')) env[k] = undefined;
+  const r = await runSkim(args, { input, env });
+  return normalize({ out: r.stdout, err: r.stderr, code: r.status });
 }
 
 describe.skipIf(!built)('the bundled read commands', () => {
@@ -35,9 +49,9 @@ describe.skipIf(!built)('the bundled read commands', () => {
     ['a missing file', ['cat', 'examples/none.py', '--focus', Q]],
   ];
   for (const [what, args, input] of cases) {
-    it(`${what}: the same output and exit code`, () => {
-      const a = skim(args, true, input);
-      const b = skim(args, false, input);
+    it(`${what}: the same output and exit code`, async () => {
+      const a = bundled(args, input);
+      const b = await modules(args, input);
       const json = (s: string) => s.replace(/"ms":[0-9.e-]+/g, '"ms":0');
       expect(json(a.out)).toBe(json(b.out));
       expect(a.err).toBe(b.err);

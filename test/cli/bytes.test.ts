@@ -1,27 +1,22 @@
 /**
- * The CLI keeps the bytes it was given (issue #20 D): a UTF-8 byte order mark survives `skim
+ * The CLI keeps the bytes it was given: a UTF-8 byte order mark survives `skim
  * prune` and `skim cat` (which matches `cat -n`), and input that is not valid UTF-8 reports its
  * real token count instead of 0.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runSkim } from '../helpers/cli.js';
 
-const ROOT = path.resolve(__dirname, '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-bytes-'));
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-function skim(args: string[], input: Buffer = Buffer.alloc(0)) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
-    cwd: ROOT,
-    input,
-    encoding: 'buffer',
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+/** The command in-process; stdout as bytes. */
+async function skim(args: string[], input: Buffer = Buffer.alloc(0)) {
+  const r = await runSkim(args, { input });
+  return { status: r.status, stdout: r.raw, stderr: r.stderr };
 }
 
 describe('a UTF-8 byte order mark', () => {
@@ -38,34 +33,34 @@ describe('a UTF-8 byte order mark', () => {
   ].join('\n');
   writeFileSync(big, Buffer.concat([BOM, Buffer.from(body)]));
 
-  it('skim prune returns a whole file byte for byte', () => {
-    const r = skim(['prune', small, '--query', 'what does f return?']);
+  it('skim prune returns a whole file byte for byte', async () => {
+    const r = await skim(['prune', small, '--query', 'what does f return?']);
     expect(r.status).toBe(0);
     expect(r.stdout.equals(Buffer.concat([BOM, Buffer.from('import os\n\n\ndef f():\n    return os.sep\n')]))).toBe(true);
     // from stdin too
-    const s = skim(['prune', '-', '--query', 'what does f return?'], Buffer.concat([BOM, Buffer.from('x = 1\n')]));
+    const s = await skim(['prune', '-', '--query', 'what does f return?'], Buffer.concat([BOM, Buffer.from('x = 1\n')]));
     expect(s.stdout.equals(Buffer.concat([BOM, Buffer.from('x = 1\n')]))).toBe(true);
   });
 
-  it('a pruned file keeps it on its kept first line', () => {
-    const r = skim(['prune', big, '--query', 'what does target return, and where does os come from?', '--ratio', '4']);
+  it('a pruned file keeps it on its kept first line', async () => {
+    const r = await skim(['prune', big, '--query', 'what does target return, and where does os come from?', '--ratio', '4']);
     expect(r.status).toBe(0);
     expect(r.stdout.subarray(0, 3).equals(BOM)).toBe(true);
     expect(r.stdout.toString('utf8')).toContain('def target():');
   });
 
-  it('skim cat prints what cat -n prints', () => {
-    const r = skim(['cat', small]);
+  it('skim cat prints what cat -n prints', async () => {
+    const r = await skim(['cat', small]);
     expect(r.status).toBe(0);
     expect(r.stdout.equals(execFileSync('cat', ['-n', small]))).toBe(true);
   });
 });
 
 describe('input that is not valid UTF-8', () => {
-  it('comes back unchanged, with its real token count', () => {
+  it('comes back unchanged, with its real token count', async () => {
     const f = path.join(tmp, 'latin1.py');
     writeFileSync(f, Buffer.concat([Buffer.from('def f():\n    return "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]));
-    const r = skim(['prune', f, '--query', 'what does f return?', '--json']);
+    const r = await skim(['prune', f, '--query', 'what does f return?', '--json']);
     expect(r.status).toBe(0);
     const o = JSON.parse(r.stdout.toString('utf8'));
     expect(o.kept).toEqual([[1, 2]]);

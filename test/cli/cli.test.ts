@@ -7,22 +7,14 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runSkim } from '../helpers/cli.js';
 
-const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 const QUERY = 'Where are the caplog records replaced instead of cleared?';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-cli-'));
 
-function skim(args: string[], input?: string | Buffer) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
-    cwd: ROOT,
-    input: input ?? '',
-    encoding: 'buffer',
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), raw: r.stdout };
-}
+/** The command in-process (the pipe habits below run the built binary). */
+const skim = (args: string[], input?: string | Buffer) => runSkim(args, { input });
 
 function noStack(stderr: string) {
   expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
@@ -30,15 +22,15 @@ function noStack(stderr: string) {
 }
 
 describe('skim prune', () => {
-  it('prunes a real file within the budget and prints only code', () => {
-    const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4']);
+  it('prunes a real file within the budget and prints only code', async () => {
+    const r = await skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/# \.\.\. \d+ lines omitted \(\d+-\d+\)/);
     expect(r.stdout).toContain('def get_records');
   });
 
-  it('--json prints exactly one object with the documented fields', () => {
-    const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '8', '--json']);
+  it('--json prints exactly one object with the documented fields', async () => {
+    const r = await skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '8', '--json']);
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -48,22 +40,22 @@ describe('skim prune', () => {
     expect(o.tokensOut).toBeLessThanOrEqual(Math.floor(o.tokensIn / 8));
   });
 
-  it('reads stdin with -', () => {
-    const r = skim(['prune', '-', '--query', QUERY, '--tokens', '800', '--language', 'py'], readFileSync(EXAMPLE));
+  it('reads stdin with -', async () => {
+    const r = await skim(['prune', '-', '--query', QUERY, '--tokens', '800', '--language', 'py'], readFileSync(EXAMPLE));
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('omitted');
   });
 
-  it('--explain shows a score gutter', () => {
-    const r = skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4', '--explain']);
+  it('--explain shows a score gutter', async () => {
+    const r = await skim(['prune', EXAMPLE, '--query', QUERY, '--ratio', '4', '--explain']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^(\d\.\d{3} {2}|\d\.\d{2}e-\d|0 {6}) .+ [K-] /m);
     expect(r.stdout).toMatch(/budget mode \(best scores first\)/);
     // Threshold mode names the τ the scores are compared with, in the gutter's own format.
-    const t = skim(['prune', EXAMPLE, '--query', QUERY, '--explain']);
+    const t = await skim(['prune', EXAMPLE, '--query', QUERY, '--explain']);
     expect(t.status).toBe(0);
     expect(t.stdout).toMatch(/; threshold (\d\.\d{3}|\d\.\d{2}e-\d) \(lines scoring below it are dropped\);/);
-    const json = JSON.parse(skim(['prune', EXAMPLE, '--query', QUERY, '--json']).stdout);
+    const json = JSON.parse((await skim(['prune', EXAMPLE, '--query', QUERY, '--json'])).stdout);
     expect(json.threshold).toBeGreaterThan(0);
   });
 
@@ -75,7 +67,7 @@ describe('skim prune', () => {
     expect(formatScore(0)).toBe('0      ');
   });
 
-  it('--batch streams one result per request with the id echoed', () => {
+  it('--batch streams one result per request with the id echoed', async () => {
     const batch = path.join(tmp, 'batch.jsonl');
     writeFileSync(
       batch,
@@ -86,7 +78,7 @@ describe('skim prune', () => {
         JSON.stringify({ id: 'c', path: path.join(tmp, 'missing.py'), query: 'q' }),
       ].join('\n'),
     );
-    const r = skim(['prune', '--batch', batch]);
+    const r = await skim(['prune', '--batch', batch]);
     const out = r.stdout
       .trim()
       .split('\n')
@@ -101,70 +93,70 @@ describe('skim prune', () => {
 });
 
 describe('bad input', () => {
-  it('missing path: one line, exit 66', () => {
-    const r = skim(['prune', path.join(tmp, 'nope.py'), '--query', 'q']);
+  it('missing path: one line, exit 66', async () => {
+    const r = await skim(['prune', path.join(tmp, 'nope.py'), '--query', 'q']);
     expect(r.status).toBe(66);
     expect(r.stderr).toMatch(/^skim: no such file/);
     noStack(r.stderr);
   });
 
-  it('a directory: one line, exit 66', () => {
-    const r = skim(['prune', tmp, '--query', 'q']);
+  it('a directory: one line, exit 66', async () => {
+    const r = await skim(['prune', tmp, '--query', 'q']);
     expect(r.status).toBe(66);
     expect(r.stderr).toMatch(/is a directory/);
     noStack(r.stderr);
   });
 
-  it('bad option values: usage error, exit 64', () => {
-    const r = skim(['prune', EXAMPLE, '--query', 'q', '--ratio', 'zero']);
+  it('bad option values: usage error, exit 64', async () => {
+    const r = await skim(['prune', EXAMPLE, '--query', 'q', '--ratio', 'zero']);
     expect(r.status).toBe(64);
     noStack(r.stderr);
-    expect(skim(['prune', EXAMPLE, '--ratio', '4', '--tokens', '5']).status).toBe(64);
+    expect((await skim(['prune', EXAMPLE, '--ratio', '4', '--tokens', '5'])).status).toBe(64);
   });
 
-  it('binary file fails open: original bytes out, warning on stderr', () => {
+  it('binary file fails open: original bytes out, warning on stderr', async () => {
     const bin = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0, 0, 10, 65, 66, 10]);
     const f = path.join(tmp, 'a.bin');
     writeFileSync(f, bin);
-    const r = skim(['prune', f, '--query', 'q', '--ratio', '4']);
+    const r = await skim(['prune', f, '--query', 'q', '--ratio', '4']);
     expect(r.status).toBe(0);
     expect(Buffer.compare(r.raw, bin)).toBe(0);
     expect(r.stderr).toMatch(/binary/);
   });
 
-  it('invalid UTF-8 fails open with the original bytes', () => {
+  it('invalid UTF-8 fails open with the original bytes', async () => {
     const bad = Buffer.concat([Buffer.from('def f():\n    return "'), Buffer.from([0xff, 0xfe]), Buffer.from('"\n')]);
     const f = path.join(tmp, 'bad.py');
     writeFileSync(f, bad);
-    const r = skim(['prune', f, '--query', 'q']);
+    const r = await skim(['prune', f, '--query', 'q']);
     expect(r.status).toBe(0);
     expect(Buffer.compare(r.raw, bad)).toBe(0);
     expect(r.stderr).toMatch(/UTF-8/);
   });
 
-  it('empty file: empty output, exit 0', () => {
+  it('empty file: empty output, exit 0', async () => {
     const f = path.join(tmp, 'empty.py');
     writeFileSync(f, '');
-    const r = skim(['prune', f, '--query', 'q', '--json']);
+    const r = await skim(['prune', f, '--query', 'q', '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).text).toBe('');
   });
 
-  it('a 2 MB single line comes back whole', () => {
+  it('a 2 MB single line comes back whole', async () => {
     const f = path.join(tmp, 'long.js');
     const line = 'var a = "' + 'x'.repeat(2 * 1024 * 1024) + '";\n';
     writeFileSync(f, line);
-    const r = skim(['prune', f, '--query', 'where is a set']);
+    const r = await skim(['prune', f, '--query', 'where is a set']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(line);
   });
 
-  it('a 200,000-line file is pruned, honestly', () => {
+  it('a 200,000-line file is pruned, honestly', async () => {
     const f = path.join(tmp, 'huge.py');
     const body: string[] = [];
     for (let i = 0; i < 200_000; i++) body.push(i % 50 === 0 ? `def handler_${i}(request):` : `    value_${i} = compute(request, ${i})`);
     writeFileSync(f, body.join('\n') + '\n');
-    const r = skim(['prune', f, '--query', 'what does handler_1000 compute?', '--json']);
+    const r = await skim(['prune', f, '--query', 'what does handler_1000 compute?', '--json']);
     expect(r.status).toBe(0);
     const o = JSON.parse(r.stdout);
     const covered = [...o.kept, ...o.omitted].reduce((s: number, [a, b]: [number, number]) => s + b - a + 1, 0);
@@ -172,79 +164,79 @@ describe('bad input', () => {
     expect(o.tokensOut).toBeLessThan(o.tokensIn);
   }, 120_000);
 
-  it('unknown extension goes through the fallback', () => {
+  it('unknown extension goes through the fallback', async () => {
     const f = path.join(tmp, 'notes.zzz');
     const lines = Array.from({ length: 120 }, (_, i) => (i === 60 ? 'the retry delay doubles each time' : `line ${i} of unrelated text here`));
     writeFileSync(f, lines.join('\n') + '\n');
-    const r = skim(['prune', f, '--query', 'how does the retry delay grow?', '--json']);
+    const r = await skim(['prune', f, '--query', 'how does the retry delay grow?', '--json']);
     expect(r.status).toBe(0);
     const o = JSON.parse(r.stdout);
     expect(o.language).toBe('text');
     expect(o.text).toContain('the retry delay doubles each time');
   });
 
-  it('empty query returns the input unchanged; a 10 KB query works', () => {
-    const r1 = skim(['prune', EXAMPLE, '--query', '']);
+  it('empty query returns the input unchanged; a 10 KB query works', async () => {
+    const r1 = await skim(['prune', EXAMPLE, '--query', '']);
     expect(r1.status).toBe(0);
     expect(r1.stdout).toBe(readFileSync(EXAMPLE, 'utf8'));
-    const r2 = skim(['prune', EXAMPLE, '--query', 'caplog records clear '.repeat(500), '--ratio', '4', '--json']);
+    const r2 = await skim(['prune', EXAMPLE, '--query', 'caplog records clear '.repeat(500), '--ratio', '4', '--json']);
     expect(r2.status).toBe(0);
     expect(JSON.parse(r2.stdout).tokensOut).toBeGreaterThan(0);
   });
 });
 
 describe('skim cat and skim grep', () => {
-  it('cat numbers like cat -n and prunes with --focus', () => {
-    const plain = skim(['cat', EXAMPLE]);
+  it('cat numbers like cat -n and prunes with --focus', async () => {
+    const plain = await skim(['cat', EXAMPLE]);
     expect(plain.status).toBe(0);
     expect(plain.stdout.split('\n')[0]).toBe('     1\t"""Access and control log capturing."""');
-    const pruned = skim(['cat', EXAMPLE, '--focus', QUERY]);
+    const pruned = await skim(['cat', EXAMPLE, '--focus', QUERY]);
     expect(pruned.status).toBe(0);
     expect(pruned.stdout.length).toBeLessThan(plain.stdout.length);
     expect(pruned.stdout).toMatch(/^\s+\d+\t/m);
   });
 
-  it('cat of a missing file: message on stderr, exit 1, others still printed', () => {
-    const r = skim(['cat', path.join(tmp, 'nope.py'), EXAMPLE]);
+  it('cat of a missing file: message on stderr, exit 1, others still printed', async () => {
+    const r = await skim(['cat', path.join(tmp, 'nope.py'), EXAMPLE]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/no such file/);
     expect(r.stdout).toContain('==> ');
   });
 
-  it('grep prints like grep (path:text, path:line:text with -n), exits 1 on none and 2 on a bad pattern', () => {
-    const r = skim(['grep', 'def get_records', 'examples']);
+  it('grep prints like grep (path:text, path:line:text with -n), exits 1 on none and 2 on a bad pattern', async () => {
+    const r = await skim(['grep', 'def get_records', 'examples']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^examples\/logging\.py:\s+def get_records/m);
-    const n = skim(['grep', '-n', 'def get_records', 'examples']);
+    const n = await skim(['grep', '-n', 'def get_records', 'examples']);
     expect(n.stdout).toMatch(/^examples\/logging\.py:\d+:\s+def get_records/m);
-    expect(skim(['grep', 'no_such_token_anywhere_xyz', 'examples']).status).toBe(1);
-    const bad = skim(['grep', '\\(unclosed', 'examples']);
+    expect((await skim(['grep', 'no_such_token_anywhere_xyz', 'examples'])).status).toBe(1);
+    const bad = await skim(['grep', '\\(unclosed', 'examples']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('skim grep: Unmatched ( or \\(\n');
     noStack(bad.stderr);
   });
 
-  it("grep takes basic regular expressions (\\| alternation), the dialects and grep's options in-process", () => {
-    const r = skim(['grep', '-c', 'def get_records\\|def clear', EXAMPLE]);
+  it("grep takes basic regular expressions (\\| alternation), the dialects and grep's options in-process", async () => {
+    const r = await skim(['grep', '-c', 'def get_records\\|def clear', EXAMPLE]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('2\n');
-    expect(skim(['grep', '-E', '-l', 'def (get_records|clear)', 'examples']).stdout).toBe('examples/logging.py\n');
-    expect(skim(['grep', '-F', '-x', '-c', 'import io', EXAMPLE]).stdout).toBe('1\n');
-    expect(skim(['grep', '-rn', '--include=*.go', '-w', 'func', 'examples']).stdout).toMatch(/^examples\/playground-lru_cache\.go:\d+:func /m);
-    const br = skim(['grep', '\\(a\\)\\1', EXAMPLE]);
+    expect((await skim(['grep', '-E', '-l', 'def (get_records|clear)', 'examples'])).stdout).toBe('examples/logging.py\n');
+    expect((await skim(['grep', '-F', '-x', '-c', 'import io', EXAMPLE])).stdout).toBe('1\n');
+    expect((await skim(['grep', '-rn', '--include=*.go', '-w', 'func', 'examples'])).stdout).toMatch(/^examples\/playground-lru_cache\.go:\d+:func /m);
+    const br = await skim(['grep', '\\(a\\)\\1', EXAMPLE]);
     expect(br.status).toBe(2);
     expect(br.stderr).toMatch(/^skim grep: back-references .* not supported/);
-    const unknown = skim(['grep', '--no-such-option', 'x', EXAMPLE]);
+    const unknown = await skim(['grep', '--no-such-option', 'x', EXAMPLE]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/unrecognized option '--no-such-option'\nUsage: skim grep/);
   });
 
-  it('grep --glob filters files and follows no symlinked directory loops', () => {
+  it('grep --glob filters files and follows no symlinked directory loops', async () => {
     const d = mkdtempSync(path.join(tmp, 'g-'));
     writeFileSync(path.join(d, 'a.py'), 'token_here = 1\n');
     writeFileSync(path.join(d, 'b.txt'), 'token_here = 2\n');
     symlinkSync(d, path.join(d, 'loop'));
-    const r = skim(['grep', 'token_here', d, '--glob', '*.py']);
+    const r = await skim(['grep', 'token_here', d, '--glob', '*.py']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`${d}/a.py:token_here = 1\n`);
     expect(r.stdout).not.toContain('b.txt');
@@ -252,26 +244,25 @@ describe('skim cat and skim grep', () => {
 });
 
 describe('pipes and grep habits', () => {
-  it('stops quietly when the reader of stdout goes away (skim cat | head -1)', () => {
-    const r = spawnSync(
-      'sh',
-      ['-c', `"${process.execPath}" --import tsx src/cli/main.ts cat examples/logging.py examples/logging.py examples/logging.py | head -1`],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
+  it('stops quietly when the reader of stdout goes away (skim cat | head -1)', async () => {
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" cat examples/logging.py examples/logging.py examples/logging.py | head -1`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(r.stdout.split('\n')[0]).toBe('==> examples/logging.py <==');
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 
-  it('skim grep accepts -n, -r, -R and -rn as grep does', () => {
+  it('skim grep accepts -n, -r, -R and -rn as grep does', async () => {
     for (const flags of [['-n', '-R'], ['-rn'], ['-r'], []]) {
-      const r = skim(['grep', ...flags, 'def get_records', 'examples']);
+      const r = await skim(['grep', ...flags, 'def get_records', 'examples']);
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(flags.join('').includes('n') ? /logging\.py:\d+:\s+def get_records/ : /logging\.py:\s+def get_records/);
     }
   });
 
-  it('skim grep reads a pipe when no file is given, as grep does', () => {
-    const r = spawnSync('sh', ['-c', `printf 'a\\nneedle\\n' | "${process.execPath}" --import tsx src/cli/main.ts grep -n needle`], {
+  it('skim grep reads a pipe when no file is given, as grep does', async () => {
+    const r = spawnSync('sh', ['-c', `printf 'a\\nneedle\\n' | "${process.execPath}" "${BIN}" grep -n needle`], {
       cwd: ROOT,
       encoding: 'utf8',
     });
@@ -281,10 +272,10 @@ describe('pipes and grep habits', () => {
 });
 
 describe('--json on numbered input', () => {
-  it("adds per-file ranges in the file's own line numbers, matching the markers", () => {
+  it("adds per-file ranges in the file's own line numbers, matching the markers", async () => {
     const lines = readFileSync(EXAMPLE, 'utf8').split('\n').slice(299, 460);
     const numbered = lines.map((l, i) => `${String(300 + i).padStart(6)}\t${l}`).join('\n') + '\n';
-    const r = skim(['prune', '-', '--query', QUERY, '--ratio', '3', '--json'], Buffer.from(numbered));
+    const r = await skim(['prune', '-', '--query', QUERY, '--ratio', '3', '--json'], Buffer.from(numbered));
     expect(r.status).toBe(0);
     const o = JSON.parse(r.stdout);
     expect(o.files).toHaveLength(1);
@@ -300,10 +291,10 @@ describe('--json on numbered input', () => {
 });
 
 describe('skim cat on a file that is not valid UTF-8', () => {
-  it('passes its bytes through exactly, numbered like cat -n', () => {
+  it('passes its bytes through exactly, numbered like cat -n', async () => {
     const f = path.join(tmp, 'latin1.py');
     writeFileSync(f, Buffer.from([...Buffer.from('x = 1\n# caf'), 0xe9, ...Buffer.from('\ny = 2\n')]));
-    const r = skim(['cat', f]);
+    const r = await skim(['cat', f]);
     expect(r.status).toBe(0);
     const expected = Buffer.concat([Buffer.from('     1\tx = 1\n     2\t# caf'), Buffer.from([0xe9]), Buffer.from('\n     3\ty = 2\n')]);
     expect(Buffer.compare(r.raw, expected)).toBe(0);

@@ -3,13 +3,12 @@
  * bad option value), against the exit-code table in README.md: each code a command exits with is
  * in the table, and the table's meaning is what happened.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT, runSkim } from '../helpers/cli.js';
 
-const ROOT = path.resolve(__dirname, '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-exit-'));
 const MISSING = path.join(tmp, 'no-such-file');
 const OUT = path.join(tmp, 'out.jsonl');
@@ -17,19 +16,8 @@ const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 /** Nothing listens there: a command that got as far as calling it would fail otherwise. */
 const ENDPOINT = 'http://127.0.0.1:9/v1';
 
-function skim(args: string[]): Promise<{ status: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', SKIM_SESSION: '', SKIM_TASK: '' },
-      timeout: 60_000,
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stderr }));
-  });
-}
+/** The command in-process, stdin /dev/null, no session or task from the environment. */
+const skim = (args: string[]) => runSkim(args, { stdin: 'none', env: { SKIM_SESSION: '', SKIM_TASK: '' } });
 
 /** The README's exit-code table: code -> meaning. */
 function readmeExitCodes(): Map<number, string> {

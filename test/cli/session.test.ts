@@ -2,28 +2,29 @@
  * Session memory for one-process-per-read shells: `skim cat` / `skim grep` / `skim prune` with
  * --session or SKIM_SESSION, kept on disk under SKIM_SESSION_DIR; batch lines with "session".
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DISK_SESSION_LIMITS, openSession } from '../../src/tools/sessionStore.js';
+import { BIN, ROOT, runSkim } from '../helpers/cli.js';
 
-const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 const SEEN = /# \.\.\. (\d+) lines? unchanged since an earlier read \((\d+)-(\d+)\)/;
-const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 
 function env(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', SKIM_SESSION_DIR: dir, ...extra };
 }
-function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {
-  const r = spawnSync(process.execPath, [...ARGS, ...args], { cwd: ROOT, input, encoding: 'utf8', env: e, maxBuffer: 1 << 26 });
+/** The command in-process with the environment `e` (SKIM_SESSION only when `e` has it). */
+async function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {
+  const r = await runSkim(args, { input, env: { ...e, SKIM_SESSION: e.SKIM_SESSION } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-function skimAsync(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string }> {
+/** The built binary as a process: concurrent processes of one session take turns on its file. */
+function skimProcess(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: e });
+    const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: e });
     let stdout = '';
     p.stdout.on('data', (d) => (stdout += d));
     p.on('close', (status) => resolve({ status, stdout }));
@@ -31,14 +32,14 @@ function skimAsync(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: numb
 }
 
 describe('skim grep with a session and no --focus', () => {
-  it("prints grep's output unchanged and remembers the lines it showed", () => {
+  it("prints grep's output unchanged and remembers the lines it showed", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const plain = env(path.join(dir, 'none'));
     delete plain.SKIM_SESSION;
-    const want = skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
+    const want = await skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
     expect(want.stdout.split('\n')).toHaveLength(3);
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'g-1' });
-    const got = skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
+    const got = await skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
     expect(got).toEqual(want);
     const stored = readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'));
     expect(stored).toHaveLength(1);
@@ -47,16 +48,16 @@ describe('skim grep with a session and no --focus', () => {
 });
 
 describe('skim cat --session', () => {
-  it('a second read of a window folds what the first showed, and an edit in between shows again', () => {
+  it('a second read of a window folds what the first showed, and an edit in between shows again', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'logging.py');
     const lines = readFileSync(EXAMPLE, 'utf8').split('\n');
     writeFileSync(file, lines.join('\n'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'run-1' });
-    const first = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
+    const first = await skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(SEEN);
-    const again = skim(['cat', file, '--offset', '280', '--limit', '100'], e);
+    const again = await skim(['cat', file, '--offset', '280', '--limit', '100'], e);
     // (the class header at 358 comes back for the unseen lines of its body after 359)
     const m = SEEN.exec(again.stdout)!;
     expect(Number(m[2])).toBeGreaterThanOrEqual(300);
@@ -65,19 +66,19 @@ describe('skim cat --session', () => {
     expect(again.stdout).toContain('   280\t');
     lines[329] += '  # edited';
     writeFileSync(file, lines.join('\n'));
-    const edited = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
+    const edited = await skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(edited.stdout).toContain('# edited');
     // another session has seen nothing
-    const other = skim(['cat', file, '--offset', '300', '--limit', '60', '--session', 'run-2'], e);
+    const other = await skim(['cat', file, '--offset', '300', '--limit', '60', '--session', 'run-2'], e);
     expect(other.stdout).not.toMatch(SEEN);
     expect(readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
 
-  it('without a session nothing is stored', () => {
+  it('without a session nothing is stored', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const e = env(path.join(dir, 'store'));
     delete e.SKIM_SESSION;
-    skim(['cat', EXAMPLE], e);
+    await skim(['cat', EXAMPLE], e);
     expect(() => readdirSync(path.join(dir, 'store'))).toThrow();
   });
 
@@ -85,15 +86,15 @@ describe('skim cat --session', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'par' });
     const windows = [1, 101, 201, 301];
-    const outs = await Promise.all(windows.map((w) => skimAsync(['cat', EXAMPLE, '--offset', String(w), '--limit', '100'], e)));
+    const outs = await Promise.all(windows.map((w) => skimProcess(['cat', EXAMPLE, '--offset', String(w), '--limit', '100'], e)));
     for (const o of outs) expect(o.status).toBe(0);
-    const all = skim(['cat', EXAMPLE, '--offset', '1', '--limit', '400'], e);
+    const all = await skim(['cat', EXAMPLE, '--offset', '1', '--limit', '400'], e);
     expect(all.stdout).toMatch(/# \.\.\. 400 lines unchanged since an earlier read \(1-400\)/);
   }, 60_000);
 
-  it('--max-chars returns the whole file pruned to at most that many characters', () => {
+  it('--max-chars returns the whole file pruned to at most that many characters', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
-    const r = skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?', '--max-chars', '4000'], env(dir));
+    const r = await skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?', '--max-chars', '4000'], env(dir));
     expect(r.status).toBe(0);
     expect(r.stdout.length).toBeLessThanOrEqual(4000);
     expect(r.stdout).toContain('def reset(self)');
@@ -127,12 +128,12 @@ describe('the on-disk store', () => {
 });
 
 describe('skim prune --batch with sessions', () => {
-  it('lines of one session share memory in file order; other sessions do not', () => {
+  it('lines of one session share memory in file order; other sessions do not', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const batch = path.join(dir, 'in.jsonl');
     const line = (id: number, session: string) => JSON.stringify({ id, path: EXAMPLE, session });
     writeFileSync(batch, [line(1, 'a'), line(2, 'a'), line(3, 'b')].join('\n') + '\n');
-    const r = skim(['prune', '--batch', batch], env(dir));
+    const r = await skim(['prune', '--batch', batch], env(dir));
     expect(r.status).toBe(0);
     const out = r.stdout
       .trim()

@@ -1,18 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSkim } from '../helpers/cli.js';
 import { createHistoryFixture } from './gitRepo.js';
 
+/** The command in-process (test/helpers/cli.ts). */
 const run = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-  try {
-    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
+  const r = await runSkim(args, { stdin: 'none' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 describe('skim data / skim adapt from the command line', () => {

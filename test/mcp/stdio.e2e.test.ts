@@ -1,17 +1,15 @@
 /**
  * End to end: the SDK's own Client drives `skim mcp --root <workspace>` over stdio, as an agent's
- * MCP host would. The server runs from sources through tsx's loader, so no build is needed.
+ * MCP host would: the built binary (bin/skim.js, dist/; `npm run build` first), as a process.
  */
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT as REPO } from '../helpers/cli.js';
 import { type Fixture, makeWorkspace } from './workspaceFixture.js';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 let fx: Fixture;
 let client: Client;
@@ -26,7 +24,7 @@ beforeAll(async () => {
   fx = makeWorkspace();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', fx.root],
+    args: [BIN, 'mcp', '--root', fx.root],
     cwd: REPO,
     stderr: 'pipe',
   });
@@ -77,7 +75,7 @@ describe('skim mcp over stdio', () => {
     await second.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', fx.root],
+        args: [BIN, 'mcp', '--root', fx.root],
         cwd: REPO,
         stderr: 'ignore',
       }),

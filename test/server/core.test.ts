@@ -16,7 +16,13 @@ const CACHE = example('playground-lru_cache.go');
 const LIMITER = example('playground-rate_limiter.ts');
 const QUESTION = 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?';
 
-const app = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+/**
+ * These tests compare answers, not speed: no deadline (the default 10 s one fails an answer open
+ * on a loaded machine, and the pool's answer then differs from the main thread's). The largest
+ * delay a timer takes.
+ */
+const NO_DEADLINE = 2 ** 31 - 1;
+const app = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
 const post = async (a: typeof app, path: string, body: unknown) =>
   a.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -113,7 +119,7 @@ describe('routes with the real core', () => {
 describe('sessions over HTTP', () => {
   const seenMarker = /lines unchanged since an earlier read \(\d+-\d+\)/;
   it('a second read in the same session folds what the first showed; another session does not', async () => {
-    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
     const read = (session: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session }).then((r) => r.json());
     expect((await read('run-1')).text).toBe(SESSION);
     const again = await read('run-1');
@@ -123,7 +129,7 @@ describe('sessions over HTTP', () => {
   });
 
   it('a batch naming a session runs in order', async () => {
-    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
     const req = { code: SESSION, path: 'session.py', session: 'b' };
     const body = await (await post(a, '/v1/prune/batch', { requests: [req, req, { ...req, session: 'c' }] })).json();
     expect(body.results[0].text).toBe(SESSION);
@@ -134,7 +140,7 @@ describe('sessions over HTTP', () => {
   it('works through the worker pool: the session lives on the main thread', async () => {
     const pool = createWorkerPool({ size: 1 });
     try {
-      const a = createApp({ runner: pool, log: () => {} });
+      const a = createApp({ runner: pool, timeoutMs: NO_DEADLINE, log: () => {} });
       const read = () => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'w', query: QUESTION }).then((r) => r.json());
       const first = await read();
       const second = await read();
@@ -200,8 +206,8 @@ describe('sessions through the worker pool, as on the main thread', () => {
         for (const r of reads) out.push((await (await post(a, '/v1/prune', { ...r, session: 's' })).json()).text);
         return out;
       };
-      const viaPool = await answers(createApp({ runner: pool, log: () => {} }));
-      const inline = await answers(createApp({ runner: inlineRunner(createPruner()), log: () => {} }));
+      const viaPool = await answers(createApp({ runner: pool, timeoutMs: NO_DEADLINE, log: () => {} }));
+      const inline = await answers(createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} }));
       expect(viaPool).toEqual(inline);
       expect(viaPool[2]).toMatch(/unchanged since an earlier read/);
     } finally {
@@ -228,8 +234,8 @@ describe('answers serialized in the worker', () => {
         ['/prune', { code: SESSION, query: QUESTION }],
         ['/v1/prune', { code: big, query: QUESTION }],
       ];
-      const viaPool = createApp({ runner: pool, log: () => {} });
-      const inline = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+      const viaPool = createApp({ runner: pool, timeoutMs: NO_DEADLINE, log: () => {} });
+      const inline = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
       for (const [path, body] of calls) {
         const [a, b] = await Promise.all([post(viaPool, path, body), post(inline, path, body)]);
         expect(a.headers.get('content-type')).toMatch(/application\/json/);

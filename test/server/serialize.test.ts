@@ -7,7 +7,7 @@ describe('failOpenPieces', () => {
   it('says what failOpenResult and toSwePrunerResponse say, in every format', () => {
     for (const code of inputs) {
       const req = { code, query: 'where?' };
-      const started = Date.now();
+      const started = 0; // ms is left out of the comparison
       const v1 = JSON.parse([...failOpenPieces(req, 'time limit of 10 ms exceeded', started, 'v1')].join(''));
       const obj = failOpenResult(req, 'time limit of 10 ms exceeded', started);
       expect({ ...v1, ms: 0 }).toEqual(JSON.parse(JSON.stringify({ ...obj, ms: 0 })));
@@ -19,7 +19,7 @@ describe('failOpenPieces', () => {
 
 describe('failOpenResult', () => {
   it('is the input whole, with the reason as an error, a warning and a not-pruned diagnostic', () => {
-    const r = failOpenResult({ code: 'a\nb\n', language: 'python' }, 'time limit of 10 ms exceeded', Date.now());
+    const r = failOpenResult({ code: 'a\nb\n', language: 'python' }, 'time limit of 10 ms exceeded', 0);
     expect(r).toMatchObject({
       text: 'a\nb\n',
       kept: [[1, 2]],

@@ -11,7 +11,7 @@ import { METHOD_NAMES } from '../../bench/methods/names.js';
 import { parseBudget } from '../../bench/methods/types.js';
 import type { BenchOptions } from '../../bench/runner.js';
 import { SkimError } from '../../core/errors.js';
-import { intAtLeast, numberOption } from '../io.js';
+import { cliIO, intAtLeast, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 interface BenchCliOptions {
@@ -31,10 +31,15 @@ async function writeOut(path: string, content: string): Promise<void> {
 }
 
 function progressBar(): BenchOptions['progress'] {
-  if (!process.stderr.isTTY) return undefined;
+  if (!cliIO().stderr.isTTY) return undefined;
   const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: 'bench [{bar}] {value}/{total} cases | {eta_formatted} left | {case}', hideCursor: true, etaBuffer: 50 },
+    {
+      stream: cliIO().stderr as NodeJS.WriteStream,
+      format: 'bench [{bar}] {value}/{total} cases | {eta_formatted} left | {case}',
+      hideCursor: true,
+      etaBuffer: 50,
+    },
     cliProgress.Presets.shades_classic,
   );
   return {
@@ -79,14 +84,14 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     budgets,
     limit: o.limit,
     progress: progressBar(),
-    onError: (msg) => process.stderr.write(`warning: ${msg}\n`),
+    onError: (msg) => cliIO().stderr.write(`warning: ${msg}\n`),
     onRecord: records?.write,
   });
   await records?.close();
   const md = toMarkdown(report);
   if (o.json) await writeOut(o.json, JSON.stringify(report, null, 2) + '\n');
   if (o.md) await writeOut(o.md, md);
-  else process.stdout.write(md);
+  else cliIO().stdout.write(md);
   if (o.plot) await writeOut(o.plot, await renderPlotSvg(report.results));
 }
 
@@ -132,7 +137,7 @@ async function trajectoryBench(o: BenchCliOptions): Promise<void> {
   await records?.close();
   if (o.json) await writeOut(o.json, JSON.stringify(reports, null, 2) + '\n');
   if (o.md) await writeOut(o.md, md);
-  else process.stdout.write(md);
+  else cliIO().stdout.write(md);
   if (o.plot) {
     const { renderTrajectoryPlotSvg } = await import('../../bench/plot.js');
     await writeOut(o.plot, await renderTrajectoryPlotSvg(reports));

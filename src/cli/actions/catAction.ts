@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
-import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
+import { action, cliIO, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
 import { taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
@@ -34,7 +34,7 @@ export function registerCat(program: Command): void {
               ({ text, encoding, warning } = await readTextFile(file));
             } catch (err) {
               if (!(err instanceof SkimError)) throw err;
-              process.stderr.write(`skim cat: ${err.message}\n`);
+              cliIO().stderr.write(`skim cat: ${err.message}\n`);
               status = 1;
               continue;
             }

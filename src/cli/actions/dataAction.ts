@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, intAtLeast, numberIn, numberOption, writeOut } from '../io.js';
+import { action, cliIO, intAtLeast, numberIn, numberOption, writeOut } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 /** The output file's directory must exist (one clear message instead of a stream error later). */
@@ -17,10 +17,15 @@ export function assertOutDir(file: string): void {
 
 /** A progress bar on stderr when it is a terminal; a no-op otherwise (logs and pipes stay clean). */
 export function progressBar(label: string): { start: (total: number) => void; update: (done: number, extra?: string) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { start: () => {}, update: () => {}, stop: () => {} };
+  if (!cliIO().stderr.isTTY) return { start: () => {}, update: () => {}, stop: () => {} };
   const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label.padEnd(8)} [{bar}] {value}/{total} {eta_formatted} {extra}`, hideCursor: true, clearOnComplete: true },
+    {
+      stream: cliIO().stderr as NodeJS.WriteStream,
+      format: `${label.padEnd(8)} [{bar}] {value}/{total} {eta_formatted} {extra}`,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
@@ -85,7 +90,7 @@ export function registerData(program: Command): void {
           onStart: (total) => bar.start(total),
           onCommit: (done, samples) => bar.update(done, `${samples} samples`),
         }).finally(() => bar.stop());
-        process.stderr.write(formatMineStats(stats) + '\n');
+        cliIO().stderr.write(formatMineStats(stats) + '\n');
         await writeOut(JSON.stringify({ out: flags.out, ...stats }) + '\n');
       }),
     );
@@ -116,12 +121,12 @@ export function registerData(program: Command): void {
           throw new SkimError(`--endpoint is not a URL: ${flags.endpoint}`, 'EUSAGE');
         }
         const { formatSynthSummary, runSynth } = await import('../../data/synth/synth.js');
-        const apiKey = process.env.SKIM_API_KEY ?? process.env.OPENAI_API_KEY;
+        const apiKey = cliIO().env.SKIM_API_KEY ?? cliIO().env.OPENAI_API_KEY;
         const ctl = new AbortController();
         // Ctrl-C: stop taking chunks, let in-flight ones end, print the summary; a second one kills
         const onSigint = () => {
           if (ctl.signal.aborted) process.exit(130);
-          process.stderr.write('\nskim: interrupted, finishing; run the same command again to resume\n');
+          cliIO().stderr.write('\nskim: interrupted, finishing; run the same command again to resume\n');
           ctl.abort();
         };
         process.on('SIGINT', onSigint);
@@ -135,7 +140,7 @@ export function registerData(program: Command): void {
             onStart: (total) => bar.start(total),
             onDone: (d, kept) => bar.update(d, `${kept} kept`),
           }).finally(() => bar.stop());
-          process.stderr.write(formatSynthSummary(summary) + '\n');
+          cliIO().stderr.write(formatSynthSummary(summary) + '\n');
           await writeOut(JSON.stringify({ out: flags.out, ...summary }) + '\n');
           if (summary.interrupted) return 130;
         } finally {

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { DISTRACTOR_WEIGHT } from '../../train/constants.js';
 import type { TrainRunOptions } from '../../train/pipeline.js';
-import { intAtLeast, numberIn, numberOption } from '../io.js';
+import { cliIO, intAtLeast, numberIn, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 interface EvalOptions {
@@ -31,10 +31,15 @@ type TrainOptions = Omit<TrainRunOptions, 'log' | 'progress'> & { mode: 'lamr' |
 const RATE = numberIn(0, 8);
 
 export function makeProgress(label: string, total: number): { update: (d: number, extra?: string) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  if (!cliIO().stderr.isTTY) return { update: () => {}, stop: () => {} };
   const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label.padEnd(14)} [{bar}] {value}/{total} {eta_formatted} {extra}`, hideCursor: true, clearOnComplete: true },
+    {
+      stream: cliIO().stderr as NodeJS.WriteStream,
+      format: `${label.padEnd(14)} [{bar}] {value}/{total} {eta_formatted} {extra}`,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { extra: '' });
@@ -90,10 +95,10 @@ export function registerTrain(program: Command): void {
       const { runTraining } = await import('../../train/pipeline.js');
       const summary = await runTraining({
         ...opts,
-        log: (m) => process.stderr.write(`${m}\n`),
+        log: (m) => cliIO().stderr.write(`${m}\n`),
         progress: makeProgress,
       });
-      process.stdout.write(`${JSON.stringify({ out: opts.out, bestEpoch: summary.bestEpoch, threshold: summary.threshold, seconds: summary.seconds })}\n`);
+      cliIO().stdout.write(`${JSON.stringify({ out: opts.out, bestEpoch: summary.bestEpoch, threshold: summary.threshold, seconds: summary.seconds })}\n`);
     });
 }
 
@@ -142,13 +147,13 @@ export function registerModelEval(program: Command): void {
         if (sw) {
           for (const sp of scorersFor(models, opts.heuristic)) {
             const l = await scoringLatency(sp.scorer, sw.files);
-            process.stdout.write(
+            cliIO().stdout.write(
               `latency ${sp.name}: ${l.files} files of 800-1200 lines, p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, p50 per 1000 lines ${l.p50Per1000.toFixed(2)} ms, CPU-time p50 ${l.cpuP50.toFixed(2)} ms\n`,
             );
           }
         }
       }
       if (opts.json) writeFileSync(opts.json, JSON.stringify(rows, null, 1) + '\n');
-      if (rows.length) process.stdout.write(formatTable(rows) + '\n');
+      if (rows.length) cliIO().stdout.write(formatTable(rows) + '\n');
     });
 }

@@ -1,5 +1,6 @@
 /** One place that turns text into a tree: time limit, PHP open tag, never throws. */
 import type { Parser, Tree } from 'web-tree-sitter';
+import { work } from '../work.js';
 
 /** Abandon a parse after this long (pathological inputs); callers then fall back. */
 const PARSE_TIME_LIMIT_MS = 3000;
@@ -14,6 +15,8 @@ export function phpPrefix(text: string): string {
 
 export function parseText(parser: Parser, text: string, language: string): Tree | null {
   const source = language === 'php' ? phpPrefix(text) + text : text;
+  work.parses++;
+  work.parsedChars += source.length;
   const started = performance.now();
   try {
     const tree = parser.parse(source, null, {

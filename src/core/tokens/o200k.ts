@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { work } from '../work.js';
 import { findToken, KIND_BYTES, KIND_STRING, type O200kTable, readO200kTable } from './o200kTable.js';
 
 /** assets/o200k_base.bin of this package, found from this module's location (src/ via tsx, dist/). */
@@ -115,6 +116,7 @@ function mergeCount(t: O200kTable, piece: Uint8Array): number {
   while (starts.length > 1) {
     let lowest = Infinity;
     let at = -1;
+    work.bpeSteps += ranks.length;
     for (let i = 0; i < ranks.length - 1; i++) {
       if (ranks[i] < lowest) {
         lowest = ranks[i];

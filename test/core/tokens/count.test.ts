@@ -3,14 +3,21 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { prune } from '../../../src/core/prune.js';
 import { countLineTokens, countTokens } from '../../../src/core/tokens/count.js';
+import { workSince, workSnapshot } from '../../../src/core/work.js';
 
-/** Generous: the exact count of these inputs took 5-20 s before; linear counting takes tens of ms. */
-const FAST_MS = 2_000;
+/**
+ * Byte-pair merging costs about L/2 steps per character of a pre-token L long; no pre-token over
+ * 2,000 characters is merged whole (long runs are counted in pieces or estimated), so a linear
+ * count takes at most ~1,000 steps per character. Merging a 100,000-character run whole (what made
+ * these inputs take 5-20 s) takes 50,000 per character.
+ */
+const BPE_STEPS_PER_CHAR = 1_200;
 
-function timed<T>(f: () => T): { value: T; ms: number } {
-  const t0 = performance.now();
+/** `f()` and the byte-pair merge steps it took (src/core/work.ts). */
+function counted<T>(f: () => T): { value: T; steps: number } {
+  const before = workSnapshot();
   const value = f();
-  return { value, ms: performance.now() - t0 };
+  return { value, steps: workSince(before).bpeSteps };
 }
 
 const mixedWhitespace = (n: number) => Array.from({ length: n }, (_, i) => ' \t\n\r'[(i * 7919) % 4]).join('');
@@ -38,18 +45,18 @@ describe('special-token strings', () => {
   });
 });
 
-describe('counting time is linear in the input', () => {
+describe('counting work is linear in the input', () => {
   it('for long runs of whitespace', () => {
     for (const text of [' '.repeat(200_000), '\r'.repeat(100_000), mixedWhitespace(100_000), '\n'.repeat(100_000), ' \f'.repeat(50_000)]) {
-      const { value, ms } = timed(() => countTokens(text));
-      expect(ms).toBeLessThan(FAST_MS);
+      const { value, steps } = counted(() => countTokens(text));
+      expect(steps).toBeLessThanOrEqual(BPE_STEPS_PER_CHAR * text.length);
       expect(value).toBeGreaterThan(0);
     }
   });
 
   it('for a line-break run glued to punctuation (one o200k pre-token)', () => {
-    const { ms } = timed(() => countTokens(';' + '\n/'.repeat(50_000)));
-    expect(ms).toBeLessThan(FAST_MS);
+    const text = ';' + '\n/'.repeat(50_000);
+    expect(counted(() => countTokens(text)).steps).toBeLessThanOrEqual(BPE_STEPS_PER_CHAR * text.length);
   });
 
   it('and whitespace-run estimates stay close to the exact count', () => {
@@ -66,7 +73,7 @@ describe('counting time is linear in the input', () => {
     expect(countTokens(code)).toBe(countO200k(code));
   });
 
-  it('so prune() on such inputs finishes fast too', async () => {
+  it('so prune() on such inputs does linear work too', async () => {
     const inputs = [
       ' '.repeat(200_000),
       '\r'.repeat(100_000),
@@ -75,9 +82,9 @@ describe('counting time is linear in the input', () => {
     ];
     for (const code of inputs) {
       for (const opts of [{}, { ratio: 4 }]) {
-        const t0 = performance.now();
+        const before = workSnapshot();
         const r = await prune({ code, query: 'where is x returned?', path: 't.py', ...opts });
-        expect(performance.now() - t0).toBeLessThan(5_000);
+        expect(workSince(before).bpeSteps).toBeLessThanOrEqual(BPE_STEPS_PER_CHAR * code.length);
         expect(r.tokensOut).toBeLessThanOrEqual(r.tokensIn);
       }
     }
