@@ -80,11 +80,17 @@ export function isOutputRequest(r: { command?: string; path?: string }): boolean
 /** Fields that shape a file prune and mean nothing for an output: a request naming one is refused, not silently ignored. */
 const FILE_ONLY_FIELDS = ['ratio', 'tokens', 'maxChars', 'threshold', 'relativeThreshold', 'pinLines', 'firstLine', 'window', 'language'] as const;
 
+/** A command's output as a client sends it: pruneOutput()'s request without the session. */
+export interface OutputWireRequest {
+  text: string;
+  command: string;
+  query?: string;
+  task?: string;
+  exitCode?: number | null;
+}
+
 /** A wire request with `command` as pruneOutput()'s request (without the session); EUSAGE for file-only fields. */
-export function outputRequestOf(
-  r: Omit<WireRequest, 'session'>,
-  prefix = 'invalid request: ',
-): { text: string; command: string; query?: string; task?: string; exitCode?: number | null } {
+export function outputRequestOf(r: Omit<WireRequest, 'session'>, prefix = 'invalid request: '): OutputWireRequest {
   const bad = FILE_ONLY_FIELDS.filter((k) => r[k] !== undefined);
   if (bad.length) throw new SkimError(`${prefix}${bad.join(', ')}: not for a command's output (a request with "command" and no "path" is one)`, 'EUSAGE');
   return { text: r.code, command: r.command ?? '', query: r.query, task: r.task, exitCode: r.exitCode };

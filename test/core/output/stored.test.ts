@@ -77,3 +77,13 @@ describe('handle specs and stored lines', () => {
     expect((missing as SkimError).message).toContain('no output abd in session s1');
   });
 });
+
+describe('the library', () => {
+  it('exports pruneOutput and OutputMemory: an output pruned, kept behind its handle', async () => {
+    const lib = await import('../../../src/index.js');
+    const memory = new lib.OutputMemory();
+    const r: import('../../../src/index.js').OutputResult = lib.pruneOutput({ text: RUN, command: 'pytest', query: 'why does test_clear fail?', memory });
+    expect(r.shape).toBe('pytest');
+    expect(memory.get(r.handle!)?.text).toBe(RUN);
+  });
+});
