@@ -4,7 +4,7 @@
  * `skim show` expands byte for byte from the session on disk.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,5 +108,24 @@ describe('skim out', () => {
     expect(o.handle).toBeNull();
     expect(o.omitted.length).toBeGreaterThan(0);
     expect(o.text).toContain('AssertionError: records taken before clear()');
+  });
+});
+
+describe('skim prune --batch', () => {
+  it('a line with command and no path is a command output; lines of one session share its outputs', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const batch = path.join(dir, 'in.jsonl');
+    const line = (id: number, extra: Record<string, unknown>) => JSON.stringify({ id, code: RUN, command: 'pytest -v', query: QUERY, session: 's', ...extra });
+    writeFileSync(batch, [line(1, {}), line(2, {}), line(3, { ratio: 4 })].join('\n') + '\n');
+    const r = skim(['prune', '--batch', batch]);
+    expect(r.status).toBe(1);
+    const [first, second, bad] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect([first.id, first.shape]).toEqual([1, 'pytest']);
+    expect(first.text).toMatch(HANDLE);
+    expect(second.text).toMatch(/lines as in the previous run of this command omitted/);
+    expect(bad).toEqual({ id: 3, error: `line 3: ratio: not for a command's output (a request with "command" and no "path" is one)` });
   });
 });
