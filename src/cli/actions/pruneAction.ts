@@ -178,7 +178,10 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
       if (isOutputRequest(req)) {
         // a command's output (`command`, no `path`): pruneOutput with the session's output memory
         const { session: _id, id: _echo, ...fields } = req;
-        const out = pruneCommandOutput({ ...outputRequestOf({ ...fields, code, query: fields.query ?? flags.query, task: fields.task ?? taskOf(flags) }, `line ${lineNo}: `), memory: session?.outputs });
+        const out = pruneCommandOutput({
+          ...outputRequestOf({ ...fields, code, query: fields.query ?? flags.query, task: fields.task ?? taskOf(flags) }, `line ${lineNo}: `),
+          memory: session?.outputs,
+        });
         await writeOut(JSON.stringify({ id, ...outputResultJson(out) }) + '\n');
         continue;
       }
