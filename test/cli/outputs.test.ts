@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
-const FIXTURE = path.join(ROOT, 'test/fixtures/outputs/pytest-caplog.txt');
+const FIXTURE = path.join(ROOT, 'examples/mini-swe-agent/pytest-caplog.txt');
 const RUN = readFileSync(FIXTURE, 'utf8');
 const REPLAY = `cat ${FIXTURE}; exit 1`;
 const QUERY = 'Why does test_clear_resets_records fail after caplog.clear()?';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(__dirname, '../..');
 const SKIM = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 const EXAMPLE_DIR = path.join(ROOT, 'examples/mini-swe-agent');
-const FIXTURE = path.join(ROOT, 'test/fixtures/outputs/pytest-caplog.txt');
+const FIXTURE = path.join(ROOT, 'examples/mini-swe-agent/pytest-caplog.txt');
 const RUN = readFileSync(FIXTURE, 'utf8');
 const HAS_PYTHON = spawnSync('python3', ['--version']).status === 0;
 const HANDLE = /skim show ([0-9a-f]+):(\d+)-(\d+)\]/;
@@ -90,5 +90,14 @@ env = SkimEnvironment(skim_url="http://127.0.0.1:9", session="x")
 print(json.dumps(env.execute("cat ${FIXTURE}")))
 `) as { output: string; returncode: number };
     expect(result).toEqual({ output: RUN, returncode: 0 });
+  });
+});
+
+describe('docs/agents.md', () => {
+  it('shows the environment as examples/mini-swe-agent/skim_environment.py has it (the code this test runs)', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/agents.md'), 'utf8');
+    const block = /```python\n(class SkimEnvironment[\s\S]*?)\n```/.exec(doc)?.[1];
+    expect(block).toBeDefined();
+    expect(readFileSync(path.join(EXAMPLE_DIR, 'skim_environment.py'), 'utf8')).toContain(block);
   });
 });

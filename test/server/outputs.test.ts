@@ -12,7 +12,7 @@ import { inlineRunner } from '../../src/server/runner.js';
 import { createWorkerPool } from '../../src/server/workerPool.js';
 import { fakeRunner } from './fakeRunner.js';
 
-const RUN = readFileSync(fileURLToPath(new URL('../fixtures/outputs/pytest-caplog.txt', import.meta.url)), 'utf8');
+const RUN = readFileSync(fileURLToPath(new URL('../../examples/mini-swe-agent/pytest-caplog.txt', import.meta.url)), 'utf8');
 const COMMAND = 'python3 -m pytest -v test_records.py';
 const QUERY = 'Why does test_clear_resets_records fail after caplog.clear()?';
 const HANDLE = /skim show ([0-9a-f]+):(\d+)-(\d+)\]/;
