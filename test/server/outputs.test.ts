@@ -89,7 +89,7 @@ describe.each(runners)('outputs over HTTP (%s runner)', (_name, runner) => {
   });
 });
 
-describe('output requests the client has to fix', () => {
+describe('output requests: client errors, failing open, file reads', () => {
   it('a budget or another file-only field with command is refused with 400, not ignored', async () => {
     const a = createApp({ runner: fakeRunner(), log: () => {} });
     const res = await post(a, '/v1/prune', { code: RUN, command: COMMAND, ratio: 4 });
@@ -98,6 +98,17 @@ describe('output requests the client has to fix', () => {
     const batch = await post(a, '/v1/prune/batch', { requests: [{ code: 'x' }, { code: RUN, command: COMMAND, firstLine: 3 }] });
     expect(batch.status).toBe(400);
     expect((await batch.json()).error.message).toContain('requests.1: firstLine');
+  });
+
+  it('an output past the time limit fails open: the text whole, every line kept, the reason in error', async () => {
+    const slow = { ...fakeRunner(), answerOutput: () => new Promise<string>((resolve) => setTimeout(() => resolve('{}'), 400)) };
+    const a = createApp({ runner: slow, timeoutMs: 50, log: () => {} });
+    const res = await post(a, '/v1/prune', { code: RUN, command: COMMAND, session: 's' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const n = RUN.split('\n').length - 1;
+    expect(body).toMatchObject({ text: RUN, shape: 'text', kept: [[1, n]], omitted: [], handle: null, error: 'time limit of 50 ms exceeded' });
+    expect(body.diagnostics).toEqual([{ code: 'not-pruned', message: 'not pruned: time limit of 50 ms exceeded' }]);
   });
 
   it('with a path, command is a file read as before', async () => {
