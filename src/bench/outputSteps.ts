@@ -19,11 +19,11 @@ const RARER = 3;
 const tokensOf = (s: string) => new Set(Array.from(s.matchAll(TOKEN_RE), (m) => m[0].toLowerCase()));
 
 /** 1-based lines of `body` the agent used in `next` (its next assistant message). */
-export function usedLines(body: string, next: string, command: string): number[] {
+export function usedLines(body: string, next: string, command: string | null): number[] {
   const lines = body.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const inNext = tokensOf(next);
-  const ofCommand = tokensOf(command);
+  const ofCommand = tokensOf(command ?? '');
   const lineTokens = lines.map(tokensOf);
   const holders = new Map<string, number>();
   for (const ts of lineTokens) for (const t of ts) holders.set(t, (holders.get(t) ?? 0) + 1);
@@ -44,8 +44,8 @@ export type OutputKind = 'test' | 'listing' | 'script' | 'diff' | 'search' | 'ot
 export const OUTPUT_KINDS: OutputKind[] = ['test', 'listing', 'script', 'diff', 'search', 'other'];
 
 /** The kind of output a command prints, for the per-kind report. */
-export function outputKindOf(command: string): OutputKind {
-  const c = command.replace(/^\s*cd \S+ && /, '');
+export function outputKindOf(command: string | null): OutputKind {
+  const c = (command ?? '').replace(/^\s*cd \S+ && /, '');
   if (/\bpytest\b|runtests\.py|bin\/test\b|-m unittest\b|\btox\b|manage\.py test\b|\b(jest|vitest|mocha)\b|\bgo test\b|\bcargo test\b/.test(c)) return 'test';
   if (/\bgit (diff|show)\b|\bdiff -/.test(c)) return 'diff';
   if (/^\s*(ls|find|tree)\b|\|\s*(ls|find)\b|&&\s*(ls|find|tree)\b/.test(c)) return 'listing';

@@ -16,8 +16,9 @@
  */
 import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
-import { OutputMemory } from '../core/output/memory.js';
 import { pruneOutput } from '../core/output/pruneOutput.js';
+import { pruneToolOutput } from '../core/output/pruneToolOutput.js';
+import { fileReadOf } from '../core/output/readCommand.js';
 import { type ReadKind, readKindOf } from '../core/policy/readPolicy.js';
 import { SessionMemory } from '../core/session/memory.js';
 import type { Document, PruneRequest, PruneResult } from '../core/types.js';
@@ -53,7 +54,13 @@ export interface TrajectoryMethod {
   /** null: the read is not pruned at all. */
   request(read: ReadInput): Omit<PruneRequest, 'code' | 'session'> | null;
   /** Every other output too (test runs, listings, scripts...), by pruneOutput() with the run's output memory. */
-  outputs?: 'memory' | 'no-memory';
+  outputs?: boolean;
+  /**
+   * Outputs the harness cut to a head and a tail too, each part pruned as an output (not the
+   * README rule, which leaves them as they are: skim in front of the harness would see the whole
+   * output, which the runs do not record).
+   */
+  cutOutputs?: boolean;
 }
 
 export interface ReadInput {
@@ -102,15 +109,23 @@ export const TRAJECTORY_METHODS: TrajectoryMethod[] = [
     name: 'skim-every-output',
     description: 'skim default on reads, and every other output pruned with its command, the thought and the task, remembering earlier runs of a command',
     session: 'memory',
-    outputs: 'memory',
+    outputs: true,
     request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
   },
   {
     name: 'outputs-only',
     description: 'reads whole; every other output pruned as in skim-every-output',
     session: false,
-    outputs: 'memory',
+    outputs: true,
     request: () => null,
+  },
+  {
+    name: 'skim-every-output+cut',
+    description: 'as skim-every-output, and the head and the tail of outputs the harness cut pruned too (not the README rule)',
+    session: 'memory',
+    outputs: true,
+    cutOutputs: true,
+    request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
   },
 ];
 
@@ -207,7 +222,8 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
   const stepByMessage = new Map<number, TrajectoryStep>();
   for (const s of run.steps) stepByMessage.set(s.message, s);
   const session = method.session === 'memory' ? new SessionMemory() : method.session === 'counts' ? new CountingSession() : undefined;
-  const outputMemory = method.outputs === 'memory' ? new OutputMemory() : undefined;
+  // Outputs share the run's session (its file memory for reads among them, its output memory).
+  const outputSession = method.outputs ? (method.session === 'memory' ? session : new SessionMemory()) : undefined;
   // What the replayed context has shown: path -> file line -> text (for the lost-line exemption).
   const shown = new SessionMemory();
   // Every line of text the replayed context holds (an output line shown before is not lost).
@@ -254,6 +270,10 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       continue;
     }
     const step = stepByMessage.get(i);
+    if (step && !step.read && step.truncated && method.cutOutputs && m.role === 'user') {
+      replayCutOutput(step, m.content, i);
+      continue;
+    }
     const obs = step && m.role === 'user' ? splitObservation(m.content) : null;
     if (!step || !obs) {
       addToContext(m.content);
@@ -261,7 +281,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     }
     if (!step.read) {
       if (!method.outputs || step.truncated) addToContext(m.content);
-      else replayOutput(step, obs, i);
+      else await replayOutput(step, obs, i);
       continue;
     }
     const read = step.read;
@@ -328,16 +348,60 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     out.rereadChars += run.messages[i].content.length;
   }
 
+  /** A cut output: its head and its tail pruned as two outputs of its command, lost as any output. */
+  function replayCutOutput(step: TrajectoryStep, content: string, i: number) {
+    const parts = /^([\s\S]*?<output_head>\n)([\s\S]*?)(<\/output_head>[\s\S]*?<output_tail>\n)([\s\S]*?)(<\/output_tail>[\s\S]*)$/.exec(content);
+    if (!parts) {
+      addToContext(content);
+      return;
+    }
+    const [, before, head, between, tail, after] = parts;
+    const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
+    const shownLines = `${head}\n${tail}`.split('\n');
+    const used = usedLines(shownLines.join('\n'), next, step.command);
+    const headLines = head.split('\n').length;
+    const pruneText = (text: string) => {
+      try {
+        return pruneOutput({ text, command: step.command ?? undefined, query: step.thought, task: run.task, memory: outputSession?.outputs });
+      } catch {
+        return null;
+      }
+    };
+    const h = pruneText(head);
+    const t = pruneText(tail);
+    const kept = (k: number) => (k <= headLines ? (h ? h.keepMask[k - 1] : 1) : t ? t.keepMask[k - headLines - 1] : 1);
+    const lost = used.some((k) => !kept(k) && !shownText.has(shownLines[k - 1]));
+    const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
+    addToContext(text);
+    for (const kind of ['all', outputKindOf(step.command)] as const) {
+      const tally = out.outputs[kind];
+      tally.outputs++;
+      tally.charsIn += head.length + tail.length;
+      tally.charsOut += (h?.text ?? head).length + (t?.text ?? tail).length;
+      if (used.length > 0) tally.usedOutputs++;
+      if (lost) tally.lostOutputs++;
+    }
+    if (lost) reread(i);
+  }
+
   /** An output other than a read: pruned with its command; lost when a line the agent used next is gone. */
-  function replayOutput(step: TrajectoryStep, obs: { head: string; body: string; tail: string }, i: number) {
+  async function replayOutput(step: TrajectoryStep, obs: { head: string; body: string; tail: string }, i: number) {
     const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
     const used = usedLines(obs.body, next, step.command);
     let text = obs.body;
     let keep: Uint8Array | null = null;
     try {
-      const r = pruneOutput({ text: obs.body, command: step.command, query: step.thought, task: run.task, memory: outputMemory });
-      text = r.text;
-      keep = r.keepMask;
+      const routed = await pruneToolOutput(
+        { text: obs.body, command: step.command ?? undefined, query: step.thought, task: run.task, session: outputSession },
+        prune,
+      );
+      text = routed.result.text;
+      keep = routed.result.keepMask;
+      if (routed.via === 'read') {
+        // a read among the outputs: what it shows counts for the reads' lost-line exemption too
+        const read = fileReadOf(step.command ?? '')!;
+        shown.recordShown(observedLines(obs.body, { kind: 'file', path: read.path, file_lines: [], gold_obs_lines: [] }, read.firstLine), keep);
+      }
     } catch {
       // fail open: the output whole
     }

@@ -211,16 +211,30 @@ async function wholeFileRescue(runs: TrajectoryRun[], prune: PruneFn): Promise<R
 const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 
 function table(rows: TrajectorySummary[]): string {
-  const head = '| method | runs | net saving | read saving | reads | reads with a fix line | lost | lost share |\n|---|---:|---:|---:|---:|---:|---:|---:|\n';
+  const head =
+    '| method | runs | net saving | with a prompt cache | read saving | reads | reads with a fix line | lost | lost share | output saving | outputs lost / with a used line |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n';
   return (
     head +
     rows
-      .map(
-        (r) => `| ${r.method} | ${r.runs} | ${pct(r.netSaving)} | ${pct(r.readSaving)} | ${r.reads} | ${r.goldReads} | ${r.lostReads} | ${pct(r.lostShare)} |`,
-      )
+      .map((r) => {
+        const o = r.outputs.all;
+        const outputs = o.outputs > 0 && r.outputs.all.saving !== 0 ? `${pct(o.saving)} | ${o.lostOutputs} / ${o.usedOutputs} (${pct(o.lostShare)})` : '- | -';
+        return `| ${r.method} | ${r.runs} | ${pct(r.netSaving)} | ${pct(r.cachedSaving)} | ${pct(r.readSaving)} | ${r.reads} | ${r.goldReads} | ${r.lostReads} | ${pct(r.lostShare)} | ${outputs} |`;
+      })
       .join('\n') +
     '\n'
   );
+}
+
+/** Outputs other than reads, by kind, for the methods that prune them. */
+function outputTable(rows: TrajectorySummary[]): string {
+  const pruning = rows.filter((r) => r.outputs.all.saving !== 0);
+  if (pruning.length === 0) return '';
+  let md = '| method | kind | outputs | character saving | with a used line | lost | lost share |\n|---|---|---:|---:|---:|---:|---:|\n';
+  for (const r of pruning)
+    for (const [kind, o] of Object.entries(r.outputs))
+      md += `| ${r.method} | ${kind} | ${o.outputs} | ${pct(o.saving)} | ${o.usedOutputs} | ${o.lostOutputs} | ${pct(o.lostShare)} |\n`;
+  return md;
 }
 
 export function trajectoryMarkdown(rep: TrajectoryReport): string {
@@ -228,6 +242,12 @@ export function trajectoryMarkdown(rep: TrajectoryReport): string {
   md += `Net saving = 1 - (context tokens processed over the runs with pruning) / (without); a read that lost a fix line is charged a re-read. Wall time ${rep.wall_s} s.\n\n`;
   md += '### All runs\n\n' + table(rep.overall) + '\n';
   md += '### Validation split (runs not used to fit the read policy)\n\n' + table(rep.validation) + '\n';
+  const outputs = outputTable(rep.validation);
+  if (outputs)
+    md +=
+      '### Outputs other than reads, validation split\n\nOutputs the harness did not cut; an output is lost when a line the agent used next (README rule) is gone and was not shown earlier.\n\n' +
+      outputs +
+      '\n';
   md += '### Per repository\n\n';
   for (const [repo, rows] of Object.entries(rep.byRepo)) md += `#### ${repo}\n\n${table(rows)}\n`;
   if (rep.rescue) {

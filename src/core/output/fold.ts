@@ -40,6 +40,8 @@ export interface FoldInput {
   listing: boolean;
   /** Terms of the question, to keep directories it names. */
   question: string;
+  /** Per line: 1 when the learned judgement expects the agent not to use it (null: rules alone). */
+  unlikely: Uint8Array | null;
 }
 
 export function planFolds(o: FoldInput): OutputFold[] {
@@ -59,6 +61,7 @@ export function planFolds(o: FoldInput): OutputFold[] {
   // Entries of a listing are all alike: they fold by directory, never by shape.
   if (o.listing) markListingRuns(o, reason, label);
   else markSimilarRuns(o, reason);
+  if (o.unlikely) for (let i = 0; i < n; i++) if (reason[i] === null && o.unlikely[i] && o.roles[i] === 'plain' && !o.relevant[i]) reason[i] = 'unlikely';
   for (let k = 0, i = n - 1; i >= 0 && k < TAIL_KEPT; i--) {
     if (isBlank(o.lines[i])) continue;
     reason[i] = null;
@@ -112,7 +115,7 @@ function markListingRuns(o: FoldInput, reason: (FoldReason | null)[], label: (st
       for (let k = i + LISTING_EXAMPLES; k < j; k++)
         if (reason[k] === null && !o.relevant[k] && o.roles[k] !== 'signal') {
           reason[k] = 'listing';
-          label[k] = dir;
+          label[k] = `entries of ${dir}`;
         }
     }
     i = j;

@@ -120,7 +120,17 @@ export class OutputMemory {
     }
   }
 
-  /** Forget everything (the agent's context was cut). */
+  /**
+   * The agent's context was cut (compaction): nothing it was shown can be assumed to be there any
+   * more, so nothing folds as shown before; the stored outputs stay, so markers can still be
+   * expanded.
+   */
+  forgetShown(): void {
+    this.lines.clear();
+    for (const o of this.outputs.values()) o.shown = o.shown.map(() => 0);
+  }
+
+  /** Forget everything, stored outputs included. */
   clear(): void {
     this.outputs.clear();
     this.lines.clear();

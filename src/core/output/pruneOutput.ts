@@ -8,8 +8,9 @@
 import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
 import { classifyLines } from './classify.js';
-import { detectShape } from './detect.js';
-import { planFolds } from './fold.js';
+import { type DetectedShape, detectShape } from './detect.js';
+import { type FoldInput, planFolds } from './fold.js';
+import { unlikelyLines } from './lineModel.js';
 import { splitOutput } from './lines.js';
 import { commandKey, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
@@ -27,17 +28,17 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   if (typeof req?.text !== 'string') throw new SkimError('an output request needs "text" (a string)', 'EUSAGE');
   const command = req.command ?? '';
   const { lines, ends } = splitOutput(req.text);
+  let shapeName = 'text';
   const whole = (why?: string): OutputResult => remember(req, wholeResult(req.text, lines.length, why));
   if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
   if (req.text.includes('\0')) return whole('binary output: not pruned');
   const seen = seenBefore(lines, req.memory, command);
   if (lines.length < (req.minLines ?? MIN_OUTPUT_LINES) && !seen) return whole();
 
-  const shape = detectShape(lines, req.command);
-  const { roles, labels } = classifyLines(lines, shape);
-  const question = [req.query ?? '', req.task ?? ''].join('\n');
-  const relevant = relevantLines(lines, question);
-  const folds = planFolds({ lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question });
+  const a = analyseOutput(lines, req, seen);
+  shapeName = a.shape.main.name;
+  const unlikely = req.judge === false ? null : unlikelyLines(a, req.judge);
+  const folds = planFolds({ ...a, unlikely });
   const keepMask = new Uint8Array(lines.length).fill(1);
   for (const f of folds) keepMask.fill(0, f.from - 1, f.to);
   const handle = req.memory ? outputHandle(command, req.text) : null;
@@ -45,7 +46,7 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   if (folds.length === 0 || text.length > req.text.length * (1 - MIN_SAVING)) return whole();
   const result: OutputResult = {
     text,
-    shape: shape.main.name,
+    shape: shapeName,
     keepMask,
     kept: rangesOf(keepMask, 1),
     omitted: rangesOf(keepMask, 0),
@@ -63,7 +64,7 @@ export function pruneOutput(req: OutputRequest): OutputResult {
     const diagnostics = why ? [diagnostic('output-whole', why)] : [];
     return {
       text,
-      shape: 'text',
+      shape: shapeName,
       keepMask: new Uint8Array(n).fill(1),
       kept: n > 0 ? [[1, n]] : [],
       omitted: [],
@@ -78,12 +79,27 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   }
 }
 
+export interface OutputAnalysis extends Omit<FoldInput, 'unlikely'> {
+  shape: DetectedShape;
+  query: string;
+  task: string;
+}
+
+/** What the rules say of each line: its shape, role, relevance to the question, and where the session showed it. */
+export function analyseOutput(lines: readonly string[], req: Pick<OutputRequest, 'command' | 'query' | 'task'>, seen: FoldInput['seen']): OutputAnalysis {
+  const shape = detectShape(lines, req.command);
+  const { roles, labels } = classifyLines(lines, shape);
+  const question = [req.query ?? '', req.task ?? ''].join('\n');
+  const relevant = relevantLines(lines, question);
+  return { lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question, shape, query: req.query ?? '', task: req.task ?? '' };
+}
+
 /**
  * Per line: 'previous run' when the previous run of this command showed a line with this text
  * (each shown line of that run vouches for one line of this one), 'earlier' when another output of
  * the session showed it; null when the session has shown none of them.
  */
-function seenBefore(lines: readonly string[], memory: OutputMemory | undefined, command: string): (string | undefined)[] | null {
+export function seenBefore(lines: readonly string[], memory: OutputMemory | undefined, command: string): (string | undefined)[] | null {
   if (!memory) return null;
   const available = new Map<string, number>();
   const prev = commandKey(command) ? memory.previousRun(command) : undefined;
@@ -113,7 +129,8 @@ function remember(req: OutputRequest, r: OutputResult): OutputResult {
   req.memory.recordShown(lines.filter((_, i) => r.keepMask[i]));
   if (!commandKey(req.command ?? '')) return r;
   // A line folded as shown before is in the agent's context all the same.
-  const shown = Array.from(r.keepMask, (k, i) => (k || r.folds.some((f) => f.reason === 'seen' && f.from <= i + 1 && i + 1 <= f.to) ? 1 : 0));
+  const shown = Array.from(r.keepMask);
+  for (const f of r.folds) if (f.reason === 'seen') shown.fill(1, f.from - 1, f.to);
   req.memory.put({ handle: r.handle ?? outputHandle(req.command ?? '', req.text), command: req.command ?? '', text: req.text, shown });
   return r;
 }

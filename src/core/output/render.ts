@@ -9,7 +9,8 @@ const WHAT: Record<OutputFold['reason'], (f: OutputFold, n: number) => string> =
   routine: (f, n) => `${n} lines${f.label ? ` of ${f.label}` : ''}`,
   similar: (_f, n) => `${n} more lines like the one above`,
   seen: (f, n) => (f.label === 'previous run' ? `${n} lines as in the previous run of this command` : `${n} lines shown earlier in this session`),
-  listing: (f, n) => `${n} more entries${f.label ? ` of ${f.label}` : ''}`,
+  unlikely: (_f, n) => `${n} lines unlikely to matter here`,
+  listing: (f, n) => `${n} more ${f.label ?? 'entries'}`,
 };
 
 export function markerText(fold: OutputFold, handle: string | null): string {

@@ -4,6 +4,7 @@
  * what is folded away stays retrievable by a handle when the output is stored in a session.
  */
 import type { Diagnostic } from '../diagnostics.js';
+import type { LineModel } from './lineModel.js';
 import type { OutputMemory } from './memory.js';
 
 export interface OutputRequest {
@@ -19,6 +20,11 @@ export interface OutputRequest {
   exitCode?: number | null;
   /** Where the session keeps outputs: repeats fold against the previous run, markers carry a handle. */
   memory?: OutputMemory;
+  /**
+   * false: fold by the rules alone, without the learned judgement of which plain lines matter; a
+   * model: judge with it instead of the shipped one (for fitting).
+   */
+  judge?: false | LineModel;
   /** Outputs shorter than this many lines come back whole (default MIN_OUTPUT_LINES). */
   minLines?: number;
 }
@@ -33,7 +39,7 @@ export type LineRole =
   | 'plain';
 
 /** Why a run of lines was folded (the marker says so). */
-export type FoldReason = 'routine' | 'similar' | 'seen' | 'listing';
+export type FoldReason = 'routine' | 'similar' | 'seen' | 'listing' | 'unlikely';
 
 export interface OutputFold {
   /** 1-based inclusive range of output lines. */

@@ -21,7 +21,8 @@ const SECTION_RE = /^(\S.*):$/;
  */
 export function directoryOfEntries(lines: readonly string[]): (string | null)[] {
   const out: (string | null)[] = new Array(lines.length).fill(null);
-  const sectioned = lines.some((l, i) => SECTION_RE.test(l) && (i === 0 || lines[i - 1].trim() === ''));
+  // `ls -R` separates its sections by a blank line (a bare list of "dir:" lines is not sectioned)
+  const sectioned = lines.some((l, i) => i > 0 && SECTION_RE.test(l) && lines[i - 1].trim() === '');
   let section = '.';
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];

@@ -1,0 +1,36 @@
+/**
+ * One entry for whatever a tool printed: a read of one file (`cat F`, `nl -ba F | sed -n 'a,bp'`)
+ * goes to the code pipeline (prune(): the file's syntax, its line numbers, the read policy and the
+ * session's file memory); anything else to the output pipeline (pruneOutput()). Both answers carry
+ * the text, which output lines they kept, and their warnings.
+ */
+import { prune } from '../prune.js';
+import type { SessionMemory } from '../session/memory.js';
+import type { PruneResult } from '../types.js';
+import { pruneOutput } from './pruneOutput.js';
+import { fileReadOf } from './readCommand.js';
+import type { OutputResult } from './types.js';
+
+export interface ToolOutputRequest {
+  text: string;
+  command?: string;
+  query?: string;
+  task?: string;
+  exitCode?: number | null;
+  session?: SessionMemory;
+}
+
+export type ToolOutputResult = { via: 'read'; result: PruneResult } | { via: 'output'; result: OutputResult };
+
+export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typeof prune = prune): Promise<ToolOutputResult> {
+  const read = fileReadOf(req.command);
+  if (read)
+    return {
+      via: 'read',
+      result: await prunePipeline({ code: req.text, query: req.query ?? '', task: req.task, path: read.path, firstLine: read.firstLine, session: req.session }),
+    };
+  return {
+    via: 'output',
+    result: pruneOutput({ text: req.text, command: req.command, query: req.query, task: req.task, exitCode: req.exitCode, memory: req.session?.outputs }),
+  };
+}

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OutputMemory } from '../../../src/core/output/memory.js';
+import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
+import type { OutputResult } from '../../../src/core/output/types.js';
+
+const fixture = (name: string) => ({
+  text: readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8'),
+  ...(JSON.parse(readFileSync(new URL(`../../fixtures/outputs/${name}.json`, import.meta.url), 'utf8')) as { command: string; thought: string }),
+});
+const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback'];
+const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
+
+/** Every input line is either printed verbatim, in order, or inside exactly one marker that names it. */
+function expectHonest(input: string, r: OutputResult): void {
+  const inLines = input.split('\n');
+  const outLines = r.text.split('\n');
+  let i = 0;
+  for (const l of outLines) {
+    const m = MARKER.exec(l);
+    if (m && !(inLines[i] === l)) {
+      const [from, to] = [Number(m[3]), Number(m[4])];
+      expect(from).toBe(i + 1);
+      expect(Number(m[1])).toBe(to - from + 1);
+      for (let k = from - 1; k < to; k++) expect(r.keepMask[k]).toBe(0);
+      i = to;
+      continue;
+    }
+    expect(l).toBe(inLines[i]);
+    i++;
+  }
+  expect(i).toBe(inLines.length);
+}
+
+function pytestLog(passed: number, failedAt: number): string {
+  const lines = ['============================= test session starts ==============================', 'collected 300 items', ''];
+  for (let i = 0; i < passed; i++)
+    lines.push(`tests/test_mod${i % 7}.py::test_case_${i} ${i === failedAt ? 'FAILED' : 'PASSED'} [${String(Math.floor((i * 100) / passed)).padStart(3)}%]`);
+  lines.push('=================================== FAILURES ===================================', '_____ test_case_x _____', 'E   AssertionError: 1 != 2');
+  lines.push(`=========== 1 failed, ${passed - 1} passed in 3.21s ===========`);
+  return `${lines.join('\n')}\n`;
+}
+
+describe('pruneOutput', () => {
+  it('folds passing tests of a pytest run and keeps the failure, its message and the summary', () => {
+    const text = pytestLog(300, 150);
+    const r = pruneOutput({ text, command: 'pytest -v tests', query: 'why does test_case_150 fail?' });
+    expect(r.shape).toBe('pytest');
+    expect(r.text).toContain('tests/test_mod3.py::test_case_150 FAILED');
+    expect(r.text).toContain('E   AssertionError: 1 != 2');
+    expect(r.text).toContain('1 failed, 299 passed');
+    expect(r.text).toMatch(/\[skim: 150 lines of passed tests omitted \(4-153\), not stored\]/);
+    expect(r.charsOut).toBeLessThan(r.charsIn / 5);
+    expectHonest(text, r);
+  });
+
+  it.each(FIXTURES)('%s: every line is shown verbatim or named by one marker, and the same input gives the same output', (name) => {
+    const f = fixture(name);
+    const a = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    const b = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    expect(a.text).toBe(b.text);
+    expectHonest(f.text, a);
+    expect(a.charsOut).toBeLessThanOrEqual(a.charsIn);
+  });
+
+  it('folds the chatter of pip and keeps what was installed and the errors', () => {
+    const f = fixture('pip-install');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    expect(r.shape).toBe('pip');
+    expect(r.folds.some((x) => x.label === 'package manager progress')).toBe(true);
+    for (const l of f.text.split('\n')) if (/^(ERROR|Successfully installed)/.test(l)) expect(r.text).toContain(l);
+  });
+
+  it('folds the test database set-up of a Django run and keeps every FAIL/ERROR and the totals', () => {
+    const f = fixture('django-runtests');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    expect(r.shape).toBe('unittest');
+    expect(r.folds.length).toBeGreaterThan(0);
+    for (const l of f.text.split('\n')) if (/^(FAIL|ERROR): |^Ran \d+ tests|^FAILED/.test(l)) expect(r.text).toContain(l);
+  });
+
+  it('keeps a listing of one directory whole, and folds long directories of a recursive listing it does not name', () => {
+    const one = `${Array.from({ length: 80 }, (_, i) => `module_${i}.py`).join('\n')}\n`;
+    expect(pruneOutput({ text: one, command: 'ls sympy/core', query: 'where is Add defined?' }).text).toBe(one);
+    const f = fixture('ls-R');
+    const r = pruneOutput({ text: f.text, command: f.command, query: 'where are the model field classes?' });
+    expect(r.shape).toBe('listing');
+    expect(r.folds.every((x) => x.reason === 'listing' && x.label === 'entries of ./tests')).toBe(true);
+    const named = pruneOutput({ text: f.text, command: f.command, query: 'which tests cover queries?' });
+    expect(named.folds.filter((x) => x.label === 'entries of ./tests')).toHaveLength(0);
+  });
+
+  it('folds traceback frames outside the project but keeps the frame that raised', () => {
+    const frames = Array.from({ length: 6 }, (_, i) => [
+      `  File "/usr/lib/python3.9/site-packages/lib${i}.py", line ${10 + i}, in call${i}`,
+      `    return call${i + 1}(x)`,
+    ]).flat();
+    const text = [
+      ...Array.from({ length: 20 }, (_, i) => `step ${i}: value=${i * i}`),
+      'Traceback (most recent call last):',
+      '  File "/testbed/app/main.py", line 3, in <module>',
+      '    run()',
+      ...frames,
+      '  File "/usr/lib/python3.9/os.py", line 802, in fsencode',
+      '    return filename.encode(encoding, errors)',
+      "UnicodeEncodeError: 'ascii' codec can't encode character",
+    ].join('\n');
+    const r = pruneOutput({ text, command: 'python3 main.py', query: 'why does the script crash?' });
+    expect(r.text).toContain('  File "/testbed/app/main.py", line 3, in <module>');
+    expect(r.text).toContain('  File "/usr/lib/python3.9/os.py", line 802, in fsencode');
+    expect(r.text).toContain("UnicodeEncodeError: 'ascii' codec can't encode character");
+    expect(r.text).not.toContain('lib2.py');
+    expect(r.folds.map((x) => x.label)).toContain('frames outside the project');
+  });
+
+  it('keeps a line the question names even among lines that fold', () => {
+    const r = pruneOutput({ text: pytestLog(300, -1), command: 'pytest -v', query: 'does test_case_77 still pass?' });
+    expect(r.text).toContain('test_case_77 PASSED');
+  });
+
+  it('shows the same command run again as what changed, and says the rest is as in the previous run', () => {
+    const memory = new OutputMemory();
+    // lines of varied shapes, so the first run shows them all
+    const run = (answer: string) =>
+      `${Array.from({ length: 40 }, (_, i) => `check ${i}: ${'parsed '.repeat((i % 4) + 1)}-> ${i === 20 ? answer : `Symbol(x${i})`}`).join('\n')}\n`;
+    pruneOutput({ text: run('Add(x, 1)'), command: 'python3 repro.py', query: 'q', memory });
+    const second = run('Add(x, 2)');
+    const r = pruneOutput({ text: second, command: 'python3  repro.py', query: 'q', memory });
+    expect(r.text).toContain('check 20: parsed -> Add(x, 2)');
+    expect(r.text).toMatch(/\[skim: 20 lines as in the previous run of this command omitted \(1-20\); skim show [0-9a-f]+:1-20\]/);
+    expectHonest(second, r);
+    // another command that prints lines this session showed: they are in the agent's context
+    const other = pruneOutput({ text: second, command: 'python3 repro.py --again', query: 'q', memory });
+    expect(other.text).toMatch(/lines shown earlier in this session omitted/);
+  });
+
+  it('stores the output behind a handle that names every folded range', () => {
+    const memory = new OutputMemory();
+    const text = pytestLog(300, 150);
+    const r = pruneOutput({ text, command: 'pytest -v', query: 'q', memory });
+    expect(r.handle).toMatch(/^[0-9a-f]{10}$/);
+    expect(memory.get(r.handle!)?.text).toBe(text);
+    expect(r.text).toContain(`skim show ${r.handle}:4-153]`);
+  });
+
+  it('returns binary, empty and short outputs whole', () => {
+    for (const text of ['', 'ok\n', `bin\0ary\n${'x\n'.repeat(100)}`]) {
+      const r = pruneOutput({ text, command: 'cat x' });
+      expect(r.text).toBe(text);
+      expect(r.folds).toEqual([]);
+    }
+    expect(pruneOutput({ text: `bin\0ary\n${'x\n'.repeat(100)}` }).warnings[0]).toMatch(/binary/);
+  });
+
+  it('keeps CRLF line ends and a missing final newline', () => {
+    const text = pytestLog(100, 50).replace(/\n/g, '\r\n').replace(/\r\n$/, '');
+    const r = pruneOutput({ text, command: 'pytest -v', query: 'q' });
+    expect(r.text.endsWith('\r\n')).toBe(false);
+    expect(r.text.split('\r\n').length).toBe(r.text.split('\n').length);
+    expect(r.text).toContain('test_case_50 FAILED');
+  });
+
+  it('rejects a request without text', () => {
+    expect(() => pruneOutput({} as never)).toThrow(/needs "text"/);
+  });
+});
