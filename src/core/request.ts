@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { SkimError } from './errors.js';
+import { fileReadOf } from './output/readCommand.js';
 import type { SessionMemory } from './session/memory.js';
 import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { PruneRequest } from './types.js';
@@ -60,8 +61,9 @@ export const sessionId = z.string().min(1).max(256);
 
 /**
  * What a client adds to send a command's output instead of a file (HTTP, batch lines): the
- * command that printed `code` and its exit status. A request with `command` and no `path` is an
- * output (isOutputRequest) and goes to pruneOutput().
+ * command that printed `code` and its exit status. A command that reads one file is a read of it
+ * (withFileRead); any other request with `command` and no `path` is an output (isOutputRequest)
+ * and goes to pruneOutput().
  */
 export const OUTPUT_FIELDS = {
   command: z.string().max(100_000).optional(),
@@ -75,6 +77,19 @@ export type WireRequest = z.infer<typeof wireRequestSchema>;
 /** A command's output (`command` given, no file `path`): pruned by pruneOutput(), not prune(). */
 export function isOutputRequest(r: { command?: string; path?: string }): boolean {
   return r.command !== undefined && r.path === undefined;
+}
+
+/**
+ * A request whose `command` reads one file (`cat F`, `nl -ba F`, `sed -n 'a,bp' F`: fileReadOf)
+ * as a read of that path, for prune() (the file's syntax, its line numbers, the session's file
+ * memory), as the agent-run replay prunes such outputs; any other request as it is.
+ */
+export function withFileRead<R extends { command?: string; path?: string; firstLine?: number }>(r: R): R {
+  if (r.command === undefined || r.path !== undefined) return r;
+  const read = fileReadOf(r.command);
+  if (!read) return r;
+  const firstLine = r.firstLine ?? read.firstLine;
+  return { ...r, path: read.path, ...(firstLine !== undefined ? { firstLine } : {}) };
 }
 
 /** Fields that shape a file prune and mean nothing for an output: a request naming one is refused, not silently ignored. */

@@ -21,7 +21,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
-import { isOutputRequest, outputRequestOf } from '../core/request.js';
+import { isOutputRequest, outputRequestOf, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
@@ -232,7 +232,8 @@ export function createApp(options: AppOptions): Hono {
   app.post('/v1/prune', (c) => answerRoute(c, 'v1'));
 
   app.post('/v1/prune/batch', async (c) => {
-    const { requests } = parse(batchRequestSchema, await readJson(c));
+    const { requests: sent } = parse(batchRequestSchema, await readJson(c));
+    const requests = sent.map(withFileRead);
     // every request is checked before any runs: a command's output (`command`, no `path`) or a prune
     const jobs = requests.map((r, i) => {
       if (!isOutputRequest(r)) return { prune: withSession(r) };

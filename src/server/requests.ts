@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { SkimError } from '../core/errors.js';
-import { isOutputRequest, type OutputWireRequest, outputRequestOf, parseWith } from '../core/request.js';
+import { isOutputRequest, type OutputWireRequest, outputRequestOf, parseWith, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { pruneRequestSchema, swePrunerRequestSchema } from './schemas.js';
 import type { AnswerFormat } from './serialize.js';
@@ -41,7 +41,7 @@ export function sweToPrune(body: z.infer<typeof swePrunerRequestSchema>): PruneR
 /** A parsed body of /v1/prune (`v1`) or /prune (`swe`) as a core request and the session it names. */
 export function requestOf(route: AnswerFormat, value: unknown): { req: PruneRequest; session?: string } {
   if (route === 'swe') return { req: sweToPrune(validateBody(swePrunerRequestSchema, value)) };
-  const { session, ...req } = validateBody(pruneRequestSchema, value);
+  const { session, ...req } = withFileRead(validateBody(pruneRequestSchema, value));
   return session === undefined ? { req } : { req, session };
 }
 
@@ -53,7 +53,7 @@ export function bodyText(bytes: Uint8Array): string {
 /** A /v1/prune body that is a command's output (`command`, no `path`): its request and session; null for anything else. */
 export function outputBodyOf(route: AnswerFormat, value: unknown): OutputBody | null {
   if (route !== 'v1') return null;
-  const { session, ...body } = validateBody(pruneRequestSchema, value);
+  const { session, ...body } = withFileRead(validateBody(pruneRequestSchema, value));
   if (!isOutputRequest(body)) return null;
   return session === undefined ? { req: outputRequestOf(body) } : { req: outputRequestOf(body), session };
 }

@@ -71,6 +71,25 @@ describe.each(runners)('outputs over HTTP (%s runner)', (_name, runner) => {
     expect(again.text).toMatch(/lines as in the previous run of this command omitted/);
   });
 
+  it('a command that reads one file (cat F, sed -n a,bp F) is a read of that file: prune(), with its path and first line', async () => {
+    const a = createApp({ runner: runner(), log: () => {} });
+    const code = readFileSync(fileURLToPath(new URL('../../examples/logging.py', import.meta.url)), 'utf8');
+    const q = 'Where are the caplog records replaced instead of cleared?';
+    const read = await (await post(a, '/v1/prune', { code, command: 'cat src/_pytest/logging.py', query: q, session: 'r' })).json();
+    expect(read.language).toBe('python');
+    expect(read.shape).not.toBe('pytest');
+    expect(read.handle).toBeUndefined();
+    // the same file read again in the session: folded as unchanged, by path and line
+    const again = await (await post(a, '/v1/prune', { code, command: 'cat src/_pytest/logging.py', query: q, session: 'r' })).json();
+    expect(again.text).toMatch(/lines unchanged since an earlier read/);
+    const window = code
+      .split(/(?<=\n)/)
+      .slice(299, 360)
+      .join('');
+    const sed = await (await post(a, '/v1/prune', { code: window, command: "sed -n '300,360p' src/_pytest/logging.py", query: q, ratio: 4 })).json();
+    expect(sed.text).toMatch(/lines omitted \((3\d\d)-(3\d\d)\)/);
+  });
+
   it('batch lines with command are outputs, the others file prunes, in one answer', async () => {
     const a = createApp({ runner: runner(), log: () => {} });
     const code = 'import os\n\ndef proxy():\n    return os.environ.get("HTTPS_PROXY")\n';

@@ -11,7 +11,7 @@ import { diagnostic } from '../../core/diagnostics.js';
 import { SkimError } from '../../core/errors.js';
 import { outputResultJson, pruneCommandOutput } from '../../core/output/stored.js';
 import type { Pruner } from '../../core/prune.js';
-import { FIELD_RULES, isOutputRequest, OUTPUT_FIELDS, outputRequestOf, parseWith, REQUEST_FIELDS, sessionId } from '../../core/request.js';
+import { FIELD_RULES, isOutputRequest, OUTPUT_FIELDS, outputRequestOf, parseWith, REQUEST_FIELDS, sessionId, withFileRead } from '../../core/request.js';
 import { SessionMemory } from '../../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { decodeInput } from '../../tools/fileTools.js';
@@ -165,7 +165,7 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
         throw new SkimError(`line ${lineNo}: not valid JSON`, 'EUSAGE');
       }
       id = (json as { id?: unknown } | null)?.id ?? null;
-      const req = parseWith(batchLineSchema, json, `line ${lineNo}: `);
+      const req = withFileRead(parseWith(batchLineSchema, json, `line ${lineNo}: `));
       let code = req.code;
       let warning: string | undefined;
       if (code === undefined && req.path !== undefined) ({ text: code, warning } = decodeInput(await readInput(req.path)));
