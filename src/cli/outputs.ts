@@ -5,6 +5,7 @@
  * output is printed whole, with a warning.
  */
 import type { Command } from 'commander';
+import { countLines } from '../core/ingest/ingest.js';
 import { outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
 import { decodeInput } from '../tools/fileTools.js';
@@ -64,7 +65,7 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
 
 /** The output whole, with the reason it was not pruned. */
 function failedOpen(text: string, err: unknown): OutputResult {
-  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const lines = countLines(text);
   return {
     text,
     shape: 'text',
