@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The package as a stranger gets it: `npm pack`, install the tarball into an empty folder, and run
-# every kind of command from there (help, prune, cat, grep, one bench case, the MCP server's tool
-# list). Run by CI after the tests; needs the npm registry for the dependencies. Packs the build
-# in dist/ as it is (CI's `npm ci` made it; without one, this builds it first), so CI builds once.
+# every kind of command from there (help, prune, cat, grep, run/show/out, one bench case, the MCP
+# server's tool list). Run by CI after the tests; needs the npm registry for the dependencies. Packs
+# the build in dist/ as it is (CI's `npm ci` made it; without one, this builds it first), so CI
+# builds once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -24,9 +25,15 @@ q='Where are the caplog records replaced instead of cleared?'
 "$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'def reset'
 "$skim" grep 'def reset' "$pkg/examples" | grep -q 'logging.py'
 "$skim" bench --cases "$repo/test/fixtures/bench/real-swebench.jsonl" --methods skim,bm25 --limit 1 | grep -q '| skim |'
+# run, out and show: a real test run replayed, its marker expanded from the session
+export SKIM_SESSION_DIR="$work/sessions" SKIM_SESSION=smoke
+marker=$("$skim" run --focus 'Why does test_clear_resets_records fail?' -- cat "$pkg/examples/mini-swe-agent/pytest-caplog.txt" | grep -o 'skim show [0-9a-f]*:[0-9-]*')
+"$skim" show "${marker#skim show }" | grep -q 'test_level_name\[0\] PASSED'
+"$skim" out --command "cat $pkg/examples/mini-swe-agent/pytest-caplog.txt" < "$pkg/examples/mini-swe-agent/pytest-caplog.txt" | grep -q 'lines as in the previous run'
+unset SKIM_SESSION
 printf '%s\n' \
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"0"}}}' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
   | "$skim" mcp --root "$pkg" 2> /dev/null | grep -q '"read_file"'
-echo "pack smoke: the installed package ran help, prune, cat, grep, bench and mcp"
+echo "pack smoke: the installed package ran help, prune, cat, grep, run, show, out, bench and mcp"

@@ -3,9 +3,13 @@
  *
  *   import { prune } from 'skim-pruner';
  *   const r = await prune({ code, query: 'Where is the proxy chosen for https URLs?', ratio: 4 });
+ *   const o = pruneOutput({ text: testLog, command: 'pytest -x', query: 'why does test_clear fail?' });
  */
 
 export { EXIT_CODES, HTTP_STATUS, SkimError, type SkimErrorCode } from './core/errors.js';
+export { OutputMemory, type OutputMemoryLimits, type OutputMemorySnapshot, type StoredOutput } from './core/output/memory.js';
+export { MIN_OUTPUT_LINES, pruneOutput } from './core/output/pruneOutput.js';
+export type { FoldReason, LineRole, OutputFold, OutputRequest, OutputResult } from './core/output/types.js';
 export { decideRead, READ_POLICY, type ReadFacts, type ReadGate, type ReadKind, readProbability } from './core/policy/readPolicy.js';
 export { createPruner, type Pruner, type PrunerOptions, prune, pruneWith } from './core/prune.js';
 export { MARKER_RE, SEEN_VERB } from './core/render/render.js';

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { SkimError } from './errors.js';
+import { fileReadOf } from './output/readCommand.js';
 import type { SessionMemory } from './session/memory.js';
 import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { PruneRequest } from './types.js';
@@ -59,9 +60,57 @@ function oneBudget(r: { ratio?: number; tokens?: number; maxChars?: number }): b
 /** A session id on the wire (HTTP, batch lines): requests naming the same session share what they were shown. */
 export const sessionId = z.string().min(1).max(256);
 
+/**
+ * What a client adds to send a command's output instead of a file (HTTP, batch lines): the
+ * command that printed `code` and its exit status. A command that reads one file is a read of it
+ * (withFileRead); any other request with `command` and no `path` is an output (isOutputRequest)
+ * and goes to pruneOutput().
+ */
+export const OUTPUT_FIELDS = {
+  command: z.string().max(100_000).optional(),
+  exitCode: z.number().int().nullable().optional(),
+};
+
 /** A request as clients send it (HTTP body, a batch line): the session is named by an id. */
-export const wireRequestSchema = z.object({ ...REQUEST_FIELDS, session: sessionId.optional() }).refine(oneBudget, { error: ONE_BUDGET });
+export const wireRequestSchema = z.object({ ...REQUEST_FIELDS, ...OUTPUT_FIELDS, session: sessionId.optional() }).refine(oneBudget, { error: ONE_BUDGET });
 export type WireRequest = z.infer<typeof wireRequestSchema>;
+
+/** A command's output (`command` given, no file `path`): pruned by pruneOutput(), not prune(). */
+export function isOutputRequest(r: { command?: string; path?: string }): boolean {
+  return r.command !== undefined && r.path === undefined;
+}
+
+/**
+ * A request whose `command` reads one file (`cat F`, `nl -ba F`, `sed -n 'a,bp' F`: fileReadOf)
+ * as a read of that path, for prune() (the file's syntax, its line numbers, the session's file
+ * memory), as the agent-run replay prunes such outputs; any other request as it is.
+ */
+export function withFileRead<R extends { command?: string; path?: string; firstLine?: number }>(r: R): R {
+  if (r.command === undefined || r.path !== undefined) return r;
+  const read = fileReadOf(r.command);
+  if (!read) return r;
+  const firstLine = r.firstLine ?? read.firstLine;
+  return { ...r, path: read.path, ...(firstLine !== undefined ? { firstLine } : {}) };
+}
+
+/** Fields that shape a file prune and mean nothing for an output: a request naming one is refused, not silently ignored. */
+const FILE_ONLY_FIELDS = ['ratio', 'tokens', 'maxChars', 'threshold', 'relativeThreshold', 'pinLines', 'firstLine', 'window', 'language'] as const;
+
+/** A command's output as a client sends it: pruneOutput()'s request without the session. */
+export interface OutputWireRequest {
+  text: string;
+  command: string;
+  query?: string;
+  task?: string;
+  exitCode?: number | null;
+}
+
+/** A wire request with `command` as pruneOutput()'s request (without the session); EUSAGE for file-only fields. */
+export function outputRequestOf(r: Omit<WireRequest, 'session'>, prefix = 'invalid request: '): OutputWireRequest {
+  const bad = FILE_ONLY_FIELDS.filter((k) => r[k] !== undefined);
+  if (bad.length) throw new SkimError(`${prefix}${bad.join(', ')}: not for a command's output (a request with "command" and no "path" is one)`, 'EUSAGE');
+  return { text: r.code, command: r.command ?? '', query: r.query, task: r.task, exitCode: r.exitCode };
+}
 
 /** The library's request: the session is a SessionMemory (anything with its methods). */
 const isSessionMemory = (v: unknown): v is SessionMemory =>

@@ -1,6 +1,7 @@
 /**
  * `skim mcp`: an MCP server (stdio) with read_file and grep tools confined to a workspace root,
- * whose output is pruned to the agent's goal hint (context_focus_question). stdout carries the
+ * whose output is pruned to the agent's goal hint (context_focus_question), and show_output,
+ * which expands the markers of pruned command outputs. stdout carries the
  * protocol; everything else goes to stderr.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,6 +14,7 @@ import { VERSION } from '../version.js';
 import type { PruneFn } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
 import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
+import { diskOutputs, SHOW_OUTPUT_DESCRIPTION, showOutputTool } from './showOutput.js';
 import { Workspace } from './workspace.js';
 
 const QUESTION_HELP =
@@ -47,6 +49,8 @@ export const GREP_DESCRIPTION =
 export interface McpOptions {
   root: string;
   prune: PruneFn;
+  /** A session on disk whose command outputs (kept by `skim run` / `skim out`) show_output can show. */
+  session?: string;
   log?: (line: string) => void;
 }
 
@@ -120,7 +124,22 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
     async (args) => run('grep', () => grepTool(ws, prune, args, tool)),
   );
 
-  log(`skim mcp: serving read_file and grep for ${ws.root}`);
+  const disk = opts.session ? { id: opts.session, read: diskOutputs(opts.session, log) } : undefined;
+  server.registerTool(
+    'show_output',
+    {
+      title: 'Show omitted lines of a command output',
+      description: SHOW_OUTPUT_DESCRIPTION,
+      inputSchema: {
+        handle: z.string().describe('The handle a marker names, with its range or without: "3fa2c1d9e0:15-226" or "3fa2c1d9e0".'),
+        lines: z.string().optional().describe('A range to show, "15-226" (instead of one in handle).'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => run('show_output', () => showOutputTool(session.outputs, disk, args)),
+  );
+
+  log(`skim mcp: serving read_file, grep and show_output for ${ws.root}${opts.session ? ` (outputs of session ${opts.session})` : ''}`);
   const idle = async () => {
     while (running > 0) await new Promise((r) => setTimeout(r, 20));
   };

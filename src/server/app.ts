@@ -2,8 +2,10 @@
  * The HTTP API as a pure hono app: createApp(options) builds it, `app.request()` tests it, and
  * ./listen.ts attaches it to a node server. Routes:
  *   POST /prune            SWE-Pruner wire-compatible
- *   POST /v1/prune         skim's PruneRequest -> PruneResult
+ *   POST /v1/prune         skim's PruneRequest -> PruneResult; with `command` and no `path`, a
+ *                          command's output -> pruneOutput()'s result
  *   POST /v1/prune/batch   { requests: PruneRequest[] } -> { results }
+ *   GET  /v1/outputs/:handle?session=ID[&lines=a-b]   an output a session kept
  *   POST /v1/rank          { query, documents } -> documents ordered by relevance
  *   GET  /health, GET /v1/info, GET / (playground), GET /examples[/NAME]
  * Every error leaves through one boundary (app.onError) as JSON with a meaningful status: a known
@@ -18,15 +20,27 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
+import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
+import { isOutputRequest, outputRequestOf, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
 import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import { rankDocuments } from './rank.js';
-import { bodyText, validateBody as parse, parseJsonText, requestOf } from './requests.js';
+import { bodyText, type OutputBody, outputBodyOf, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
 import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
-import { type AnswerBody, type AnswerFormat, failOpenPieces, failOpenResult, type PruneResultJson, resultToJson, toSwePrunerResponse } from './serialize.js';
+import {
+  type AnswerBody,
+  type AnswerFormat,
+  failOpenPieces,
+  failOpenResult,
+  outputAnswerJson,
+  outputFailOpenPieces,
+  type PruneResultJson,
+  resultToJson,
+  toSwePrunerResponse,
+} from './serialize.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
 
@@ -133,6 +147,19 @@ export function createApp(options: AppOptions): Hono {
     }
   }
 
+  /**
+   * A command's output, pruned with its session's output memory under the limits, where the
+   * runner prunes (a worker thread); fails open (the output whole) like a prune.
+   */
+  async function runOutput(c: Context, { req, session: id }: OutputBody): Promise<AnswerBody[]> {
+    const session = id === undefined ? undefined : sessionOf(c)(id);
+    try {
+      return [await underLimits(c, req.text.length, async (signal) => (runner.answerOutput ? runner.answerOutput(req, session, signal) : outputAnswerJson(req, session?.outputs)))];
+    } catch (err) {
+      return [...outputFailOpenPieces(req, failOpenMessage(err, { code: req.text }))];
+    }
+  }
+
   /** A JSON answer from pieces of text or UTF-8; a large one goes out in pieces (chunked). */
   const jsonBody = (c: Context, ...pieces: AnswerBody[]) => {
     const size = pieces.reduce((n, p) => n + p.length, 0);
@@ -225,7 +252,10 @@ export function createApp(options: AppOptions): Hono {
    */
   async function answerRoute(c: Context, route: AnswerFormat): Promise<Response> {
     if (!runner.answerRaw) {
-      const { req, session } = requestOf(route, await readJson(c));
+      const json = await readJson(c);
+      const output = outputBodyOf(route, json);
+      if (output) return jsonBody(c, ...(await runOutput(c, output)));
+      const { req, session } = requestOf(route, json);
       return jsonBody(c, await runAnswer(c, session === undefined ? req : withSession(c, { ...req, session }), route));
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());
@@ -234,7 +264,11 @@ export function createApp(options: AppOptions): Hono {
       return jsonBody(c, await underLimits(c, bytes.length, (signal) => runner.answerRaw!(bytes, route, sessionOf(c), signal)));
     } catch (err) {
       if (err instanceof SkimError) throw err;
-      const { req } = requestOf(route, parseJsonText(bodyText(bytes)));
+      const json = parseJsonText(bodyText(bytes));
+      const output = outputBodyOf(route, json);
+      if (output)
+        return c.body(chunked(outputFailOpenPieces(output.req, failOpenMessage(err, { code: output.req.text }))), 200, { 'content-type': 'application/json' });
+      const { req } = requestOf(route, json);
       const message = failOpenMessage(err, req);
       return c.body(chunked(failOpenPieces(req, message, started, route)), 200, { 'content-type': 'application/json' });
     }
@@ -244,17 +278,23 @@ export function createApp(options: AppOptions): Hono {
   app.post('/v1/prune', (c) => answerRoute(c, 'v1'));
 
   app.post('/v1/prune/batch', async (c) => {
-    const { requests } = parse(batchRequestSchema, await readJson(c));
+    const { requests: sent } = parse(batchRequestSchema, await readJson(c));
+    const requests = sent.map(withFileRead);
+    // every request is checked before any runs: a command's output (`command`, no `path`) or a prune
+    const jobs = requests.map((r, i) => {
+      if (!isOutputRequest(r)) return { prune: withSession(c, r) };
+      const { session, ...rest } = r;
+      return { output: { req: outputRequestOf(rest, `invalid request: requests.${i}: `), session } };
+    });
+    const answer = async (job: (typeof jobs)[number]): Promise<AnswerBody[]> => (job.prune ? [await runAnswer(c, job.prune, 'v1')] : runOutput(c, job.output!));
     // Reads of a session build on each other: a batch that names one runs in order.
-    const reqs = requests.map((r) => withSession(c, r));
-    const answer = (r: PruneRequest) => runAnswer(c, r, 'v1');
-    let results: AnswerBody[];
-    if (!requests.some((r) => r.session !== undefined)) results = await runAll(reqs, answer);
+    let results: AnswerBody[][];
+    if (!requests.some((r) => r.session !== undefined)) results = await runAll(jobs, answer);
     else {
       results = [];
-      for (const r of reqs) results.push(await answer(r));
+      for (const job of jobs) results.push(await answer(job));
     }
-    return jsonBody(c, '{"results":[', ...results.flatMap((r, i) => (i ? [',', r] : [r])), ']}');
+    return jsonBody(c, '{"results":[', ...results.flatMap((r, i) => (i ? [',', ...r] : r)), ']}');
   });
 
   app.post('/v1/rank', async (c) => {
@@ -273,6 +313,17 @@ export function createApp(options: AppOptions): Hono {
       concurrency: maxConcurrent,
     });
     return c.json({ query: body.query, results });
+  });
+
+  /** An output a session kept (`skim show HANDLE:a-b` over HTTP): all of it, or lines a-b. */
+  app.get('/v1/outputs/:handle', (c) => {
+    const id = c.req.query('session');
+    if (!id) throw new SkimError('the session the output was kept in is missing: ?session=ID', 'EUSAGE');
+    const { handle, range } = parseHandleSpec(c.req.param('handle'));
+    const lines = c.req.query('lines');
+    const stored = findStoredOutput(sessionOf(c)(id).outputs, handle, `session ${id}`);
+    const shown = storedLines(stored, lines === undefined ? range : parseLineRange(lines));
+    return c.json({ handle, command: stored.command, ...shown });
   });
 
   // --- playground ---

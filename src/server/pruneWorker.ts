@@ -1,20 +1,21 @@
 /**
  * Worker-thread entry for the server's worker pool: one pruner per thread, one request at a time.
- * Messages in: { id, req, session?, format? } and, for a session, { id, memory }; out: { id, paths }
- * (the files a session read names), then { id, result | json, memory? } or { id, error } (see
- * WorkerRequest).
+ * Messages in: { id, req | output | raw, session?, format? } and, for a session, { id, memory }; out:
+ * { id, paths, outputs? } (the files a session read names; an output asks for the session's
+ * outputs), then { id, result | json, memory? } or { id, error } (see WorkerRequest).
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SkimError } from '../core/errors.js';
 import { ingest } from '../core/ingest/ingest.js';
+import type { OutputWireRequest } from '../core/request.js';
 import { SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
 import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
-import type { PruneRequest } from '../core/types.js';
+import type { PruneRequest, PruneResult } from '../core/types.js';
 import { createPruner } from '../index.js';
-import { bodyText, parseJsonText, requestOf } from './requests.js';
-import { type AnswerFormat, answerJson } from './serialize.js';
+import { bodyText, outputBodyOf, parseJsonText, requestOf } from './requests.js';
+import { type AnswerFormat, answerJson, outputAnswerJson } from './serialize.js';
 import type { WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
 
 /**
@@ -53,22 +54,44 @@ function pathsOf(req: PruneRequest): string[] {
 /** The session memory the main thread sends for the request being handled (one at a time). */
 let memoryArrived: ((m: SessionSnapshot) => void) | null = null;
 
-/** The part of the session this request can use: ask the main thread for the files it names. */
-function sessionFor(id: number, req: PruneRequest, sessionId?: string): Promise<SessionMemory> {
+/** The part of the session this request can use: ask the main thread for the files it names (and, for an output, the session's outputs). */
+function sessionFor(id: number, paths: string[], sessionId?: string, outputs = false): Promise<SessionMemory> {
   return new Promise((resolve) => {
     memoryArrived = (m) => resolve(SessionMemory.fromSnapshot(m));
-    const ask: WorkerReply = { id, paths: pathsOf(req), ...(sessionId !== undefined ? { sessionId } : {}) };
+    const ask: WorkerReply = { id, paths, ...(sessionId !== undefined ? { sessionId } : {}), ...(outputs ? { outputs: true } : {}) };
     parentPort!.postMessage(ask);
   });
 }
 
-/** The request a message carries (reading a raw body here), its answer format and session, if any. */
-function requestIn(msg: WorkerRequest): { req: PruneRequest; format?: AnswerFormat; sessionId?: string; session: boolean } {
+/** What a message asks for: a file prune (reading a raw body here), or a command's output; its answer format and session, if any. */
+type Work =
+  | { req: PruneRequest; format?: AnswerFormat; sessionId?: string; session: boolean }
+  | { output: OutputWireRequest; sessionId?: string; session: boolean };
+
+function workIn(msg: WorkerRequest): Work {
   if (msg.raw && msg.route) {
-    const { req, session } = requestOf(msg.route, parseJsonText(bodyText(msg.raw)));
+    const json = parseJsonText(bodyText(msg.raw));
+    const out = outputBodyOf(msg.route, json);
+    if (out) return { output: out.req, sessionId: out.session, session: out.session !== undefined };
+    const { req, session } = requestOf(msg.route, json);
     return { req, format: msg.route, sessionId: session, session: session !== undefined };
   }
+  if (msg.output) return { output: msg.output, session: msg.session === true };
   return { req: msg.req!, format: msg.format, session: msg.session === true };
+}
+
+/** The answer (JSON bytes or the result) and what this copy of the session recorded. */
+async function answer(id: number, work: Work): Promise<{ json?: Buffer; result?: PruneResult; session?: SessionMemory }> {
+  if ('output' in work) {
+    const session = work.session ? await sessionFor(id, [], work.sessionId, true) : undefined;
+    return { json: Buffer.from(outputAnswerJson(work.output, session?.outputs)), session };
+  }
+  const { req, format, sessionId } = work;
+  const session = work.session ? await sessionFor(id, pathsOf(req), sessionId) : undefined;
+  const result = await pruner.prune({ ...req, session });
+  // the answer as bytes, moved to the main thread without a copy (a 5 MB string would be copied
+  // into its heap, and collecting those shows up as pauses of its event loop)
+  return format ? { json: Buffer.from(answerJson(req, result, format)), session } : { result, session };
 }
 
 parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
@@ -78,16 +101,11 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     return;
   }
   try {
-    const { req, format, sessionId, session: withSession } = requestIn(msg);
-    const session = withSession ? await sessionFor(msg.id, req, sessionId) : undefined;
-    const result = await pruner.prune({ ...req, session });
-    // the answer as bytes, moved to the main thread without a copy (a 5 MB string would be copied
-    // into its heap, and collecting those shows up as pauses of its event loop)
-    const json = format ? Buffer.from(answerJson(req, result, format)) : undefined;
+    const { json, result, session } = await answer(msg.id, workIn(msg));
     const reply: WorkerReply = {
       id: msg.id,
       ...(json ? { json } : { result }),
-      // (its copy holds only the files this read names, and what the read recorded)
+      // (its copy holds only the files this read names (or the session's outputs), and what the request recorded)
       ...(session ? { memory: session.snapshot() } : {}),
     };
     // (a small Buffer may sit in a shared pool: copy those, transfer only a buffer of its own)

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { SkimError } from '../core/errors.js';
-import { parseWith } from '../core/request.js';
+import { isOutputRequest, type OutputWireRequest, outputRequestOf, parseWith, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { pruneRequestSchema, swePrunerRequestSchema } from './schemas.js';
 import type { AnswerFormat } from './serialize.js';
@@ -41,11 +41,24 @@ export function sweToPrune(body: z.infer<typeof swePrunerRequestSchema>): PruneR
 /** A parsed body of /v1/prune (`v1`) or /prune (`swe`) as a core request and the session it names. */
 export function requestOf(route: AnswerFormat, value: unknown): { req: PruneRequest; session?: string } {
   if (route === 'swe') return { req: sweToPrune(validateBody(swePrunerRequestSchema, value)) };
-  const { session, ...req } = validateBody(pruneRequestSchema, value);
+  const { session, ...req } = withFileRead(validateBody(pruneRequestSchema, value));
   return session === undefined ? { req } : { req, session };
 }
 
 /** UTF-8 bytes of a body as text, as fetch's `text()` reads them (a leading byte order mark dropped). */
 export function bodyText(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
+}
+
+/** A /v1/prune body that is a command's output (`command`, no `path`): its request and session; null for anything else. */
+export function outputBodyOf(route: AnswerFormat, value: unknown): OutputBody | null {
+  if (route !== 'v1') return null;
+  const { session, ...body } = withFileRead(validateBody(pruneRequestSchema, value));
+  if (!isOutputRequest(body)) return null;
+  return session === undefined ? { req: outputRequestOf(body) } : { req: outputRequestOf(body), session };
+}
+
+export interface OutputBody {
+  req: OutputWireRequest;
+  session?: string;
 }

@@ -3,9 +3,10 @@
  * used by tests and small deployments); the worker pool (./workerPool.ts) runs it on worker threads
  * so a slow request can be cut off for real at its deadline and both cores are used.
  */
+import type { OutputWireRequest } from '../core/request.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
-import { type AnswerBody, type AnswerFormat, answerJson } from './serialize.js';
+import { type AnswerBody, type AnswerFormat, answerJson, outputAnswerJson } from './serialize.js';
 
 export interface PruneRunner {
   /** Human-readable kind, shown by /v1/info ("inline", "workers x2"). */
@@ -25,6 +26,12 @@ export interface PruneRunner {
    * session the body names. A body the client has to fix rejects with a SkimError. Optional.
    */
   answerRaw?(body: Uint8Array, route: AnswerFormat, sessionOf: (id: string) => SessionMemory, signal?: AbortSignal): Promise<AnswerBody>;
+  /**
+   * Prune a command's output (pruneOutput) with the session's output memory and return its
+   * answer's JSON body (serialize.ts outputAnswerJson), where the pruning runs. Optional: without
+   * it the server prunes outputs on its own thread.
+   */
+  answerOutput?(req: OutputWireRequest, session: SessionMemory | undefined, signal?: AbortSignal): Promise<AnswerBody>;
   close(): Promise<void>;
 }
 
@@ -38,6 +45,7 @@ export function inlineRunner(pruner: PrunerLike): PruneRunner {
     kind: 'inline',
     prune: (req) => pruner.prune(req),
     answer: async (req, format) => answerJson(req, await pruner.prune(req), format),
+    answerOutput: async (req, session) => outputAnswerJson(req, session?.outputs),
     close: async () => {},
   };
 }

@@ -7,8 +7,11 @@
 import { diagnostic } from '../core/diagnostics.js';
 import { estimateTokenCount } from '../core/ingest/admit.js';
 import { countLines } from '../core/ingest/ingest.js';
+import type { OutputMemory } from '../core/output/memory.js';
+import { type OutputResultJson, outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
 import { queryAsRead } from '../core/pipeline/job.js';
 import { wholeResult } from '../core/pipeline/whole.js';
+import type { OutputWireRequest } from '../core/request.js';
 import { relativeScore } from '../core/select/threshold.js';
 import { countTokens } from '../core/tokens/count.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
@@ -138,4 +141,32 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
     model_input_token_cnt: r.tokensIn + (r.queryTokens ?? estimateTokenCount(queryAsRead(query))),
     error_msg: r.error ?? null,
   };
+}
+
+/** The JSON body of an output's answer: pruneOutput()'s result (markers name a handle only when the session kept it). */
+export function outputAnswerJson(req: OutputWireRequest, memory: OutputMemory | undefined): string {
+  const started = performance.now();
+  const r = outputResultJson(pruneCommandOutput({ ...req, memory }));
+  return JSON.stringify({ ...r, ms: Math.round((performance.now() - started) * 10) / 10 });
+}
+
+/** The fail-open answer of an output (time limit, a failure in the core): the text whole, in pieces. */
+export function* outputFailOpenPieces(req: OutputWireRequest, message: string): Generator<string> {
+  const n = countLines(req.text);
+  const meta: Omit<OutputResultJson, 'text'> & { error: string } = {
+    shape: 'text',
+    kept: n > 0 ? [[1, n]] : [],
+    omitted: [],
+    folds: [],
+    handle: null,
+    linesIn: n,
+    charsIn: req.text.length,
+    charsOut: req.text.length,
+    warnings: [`not pruned: ${message}`],
+    diagnostics: [diagnostic('not-pruned', `not pruned: ${message}`)],
+    error: message,
+  };
+  yield '{"text":';
+  yield JSON.stringify(req.text);
+  yield `,${JSON.stringify(meta).slice(1)}`;
 }

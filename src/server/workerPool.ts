@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { errorFromWire } from '../core/errors.js';
+import type { OutputWireRequest } from '../core/request.js';
 import type { SessionMemory, SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
@@ -22,8 +23,8 @@ export interface WorkerPoolOptions {
 }
 
 interface Pending {
-  /** The worker asks for the session's memory of these files (of the session a raw body names). */
-  memoryFor: (paths: string[], sessionId?: string) => void;
+  /** The worker asks for the session's memory of these files (of the session a raw body names), and its outputs for an output. */
+  memoryFor: (paths: string[], sessionId?: string, outputs?: boolean) => void;
   resolve: (reply: WorkerReply) => void;
   reject: (e: Error) => void;
 }
@@ -35,8 +36,9 @@ interface Pending {
  */
 export interface WorkerRequest {
   id: number;
-  /** The request, or (with `route`) its body to read in the worker. */
+  /** The request, or a command's output, or (with `route`) its body to read in the worker. */
   req?: PruneRequest;
+  output?: OutputWireRequest;
   raw?: Uint8Array;
   route?: AnswerFormat;
   session?: boolean;
@@ -56,6 +58,8 @@ export interface WorkerReply {
   paths?: string[];
   /** With `paths`: the session a raw body names. */
   sessionId?: string;
+  /** With `paths`: the request is a command's output, and needs the session's outputs too. */
+  outputs?: boolean;
   result?: PruneResult;
   /** The answer's JSON body as UTF-8 (transferred, not copied), when the request named a format. */
   json?: Uint8Array;
@@ -119,7 +123,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       const p = slot.pending.get(msg.id);
       if (!p) return;
       if (msg.paths) {
-        p.memoryFor(msg.paths, msg.sessionId);
+        p.memoryFor(msg.paths, msg.sessionId, msg.outputs);
         return;
       }
       slot.pending.delete(msg.id);
@@ -173,7 +177,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
   for (let i = 0; i < opts.size; i++) spawn();
 
   /** What a worker is asked: a request, or a body to read (with the sessions it may name). */
-  type Job = { req: PruneRequest; format?: AnswerFormat } | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory };
+  type Job =
+    | { req: PruneRequest; format?: AnswerFormat }
+    | { output: OutputWireRequest; session?: SessionMemory }
+    | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory };
 
   /** One job for an idle worker; its reply once the worker answers (or a rejection at abort). */
   async function dispatch(job: Job, signal: AbortSignal | undefined): Promise<WorkerReply> {
@@ -181,7 +188,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
     const slot = await take();
     const id = nextId++;
     // the session whose memory the worker got (to take in what it recorded)
-    let session: SessionMemory | undefined = 'req' in job ? job.req.session : undefined;
+    let session: SessionMemory | undefined = 'req' in job ? job.req.session : 'output' in job ? job.session : undefined;
     return new Promise<WorkerReply>((resolve, reject) => {
       const onAbort = () => {
         slot.pending.delete(id);
@@ -195,9 +202,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       slot.pending.set(id, {
-        memoryFor: (paths, sessionId) => {
+        memoryFor: (paths, sessionId, outputs) => {
           if (sessionId !== undefined && 'sessionOf' in job) session = job.sessionOf(sessionId);
-          const reply: WorkerMemory = { id, memory: session!.snapshotOf(paths) };
+          const files = session!.snapshotOf(paths);
+          const reply: WorkerMemory = { id, memory: outputs ? { ...files, outputs: session!.outputs.snapshot() } : files };
           slot.worker.postMessage(reply);
         },
         resolve: (reply) => {
@@ -216,6 +224,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       // A SessionMemory does not cross threads: the worker asks for the part this request can use.
       let message: WorkerRequest;
       if ('raw' in job) message = { id, raw: job.raw, route: job.route };
+      else if ('output' in job) message = { id, output: job.output, ...(job.session ? { session: true } : {}) };
       else {
         const { session: memory, ...plain } = job.req;
         message = { id, req: plain, ...(memory ? { session: true } : {}), ...(job.format ? { format: job.format } : {}) };
@@ -229,6 +238,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
     prune: async (req, signal) => (await dispatch({ req }, signal)).result!,
     answer: async (req, format, signal) => (await dispatch({ req, format }, signal)).json!,
     answerRaw: async (raw, route, sessionOf, signal) => (await dispatch({ raw, route, sessionOf }, signal)).json!,
+    answerOutput: async (output, session, signal) => (await dispatch({ output, session }, signal)).json!,
     async close(): Promise<void> {
       closed = true;
       await Promise.all([...all].map((s) => s.worker.terminate()));

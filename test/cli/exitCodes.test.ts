@@ -75,6 +75,14 @@ const CASES: Case[] = [
     badOption: ['rank', '--query', 'q', EXAMPLE, '--no-such-option'],
     badValue: ['rank', '--query', 'q', EXAMPLE, '--top', '0'],
   },
+  // run exits with the command's status; one that cannot be found is 127, as in a shell
+  {
+    command: 'run',
+    missingFile: ['run', '--', MISSING],
+    badOption: ['run', '--no-such-option', '--', 'true'],
+    badValue: ['run', '--timeout', 'abc', '--', 'true'],
+    codes: [127, 64, 64],
+  },
   {
     command: 'serve',
     missingFile: ['serve', '--port', '0', '--model', MISSING],

@@ -3,17 +3,24 @@
  * MCP host would: the built binary (bin/skim.js, dist/; `npm run build` first), as a process.
  */
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneCommandOutput } from '../../src/core/output/stored.js';
+import { openSession } from '../../src/tools/sessionStore.js';
 import { BIN, ROOT as REPO } from '../helpers/cli.js';
 import { type Fixture, makeWorkspace } from './workspaceFixture.js';
 
 let fx: Fixture;
 let client: Client;
 let stderr = '';
+/** A disk session holding one pruned command output, as `skim run --session e2e` leaves it. */
+const sessionDir = mkdtempSync(join(tmpdir(), 'skim-mcp-sessions-'));
+const RUN = readFileSync(fileURLToPath(new URL('../../examples/mini-swe-agent/pytest-caplog.txt', import.meta.url)), 'utf8');
+let runHandle = '';
 
 type TextResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 function text(r: unknown): string {
@@ -22,10 +29,14 @@ function text(r: unknown): string {
 
 beforeAll(async () => {
   fx = makeWorkspace();
+  const open = await openSession('e2e', () => {}, sessionDir);
+  runHandle = pruneCommandOutput({ text: RUN, command: 'pytest -v', memory: open!.memory.outputs }).handle!;
+  await open!.save();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--root', fx.root],
     cwd: REPO,
+    env: { ...(process.env as Record<string, string>), SKIM_SESSION_DIR: sessionDir, SKIM_SESSION: 'e2e' },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (d: Buffer) => {
@@ -44,7 +55,8 @@ describe('skim mcp over stdio', () => {
   it('lists read_file and grep with descriptions that teach the goal hint', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['grep', 'read_file']);
+    expect(Object.keys(byName).sort()).toEqual(['grep', 'read_file', 'show_output']);
+    expect(Object.keys(byName.show_output.inputSchema.properties ?? {}).sort()).toEqual(['handle', 'lines']);
     const read = byName.read_file;
     expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'limit', 'lines', 'max_chars', 'offset', 'path']);
     expect(read.inputSchema.required).toEqual(['path']);
@@ -55,6 +67,18 @@ describe('skim mcp over stdio', () => {
     expect(hint).toMatch(/complete question/);
     expect(hint).toMatch(/not file names or line numbers/);
     expect(hint).toMatch(/empty/);
+  });
+
+  it('show_output gives back the lines a marker of a command output names, from the session skim run kept it in', async () => {
+    const out = text(await client.callTool({ name: 'show_output', arguments: { handle: `${runHandle}:9-11` } }));
+    expect(out).toBe(
+      `${RUN.split(/(?<=\n)/)
+        .slice(8, 11)
+        .join('')}[skim: output ${runHandle}, lines 9-11 of ${RUN.split('\n').length - 1}]\n`,
+    );
+    const missing = (await client.callTool({ name: 'show_output', arguments: { handle: '0123456789', lines: '1-2' } })) as TextResult;
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/^Error: no output 0123456789 in this session or session e2e/);
   });
 
   const question = 'How does the session decide which proxy to use for a URL, and when is the proxy bypassed?';
@@ -129,6 +153,6 @@ describe('skim mcp over stdio', () => {
   });
 
   it('logs to stderr only (stdout is the protocol)', () => {
-    expect(stderr).toMatch(/skim mcp: serving read_file and grep/);
+    expect(stderr).toMatch(/skim mcp: serving read_file, grep and show_output for .* \(outputs of session e2e\)/);
   });
 });

@@ -193,6 +193,7 @@ describe('methods', () => {
     ['GET', '/v1/prune', 'POST'],
     ['PUT', '/v1/prune/batch', 'POST'],
     ['GET', '/v1/rank', 'POST'],
+    ['DELETE', '/v1/outputs/3fa2c1d9e0', 'GET, HEAD'],
     ['POST', '/health', 'GET, HEAD'],
     ['DELETE', '/v1/info', 'GET, HEAD'],
     ['POST', '/', 'GET, HEAD'],

@@ -1,5 +1,6 @@
 /**
- * `skim mcp [--root DIR]`: MCP server over stdio with read_file and grep tools confined to DIR.
+ * `skim mcp [--root DIR] [--session ID]`: MCP server over stdio with read_file and grep tools
+ * confined to DIR, and show_output for the command outputs a session kept.
  * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
@@ -7,6 +8,7 @@ import { action, prunerFor, scorerOptions } from '../io.js';
 
 interface McpFlags {
   root: string;
+  session?: string;
   scorer?: string;
   model?: string;
 }
@@ -14,13 +16,15 @@ interface McpFlags {
 export function registerMcp(program: Command): void {
   const command = program
     .command('mcp')
-    .description("MCP server on stdio: read_file and grep tools, pruned to the agent's question, confined to --root")
-    .option('--root <dir>', 'workspace root the tools may read', '.');
+    .description("MCP server on stdio: read_file and grep tools, pruned to the agent's question, confined to --root; show_output")
+    .option('--root <dir>', 'workspace root the tools may read', '.')
+    .option('--session <id>', 'show_output also finds the outputs skim run / skim out kept in this session (default: $SKIM_SESSION)');
   scorerOptions(command).action(action(mcpCommand));
 }
 
 async function mcpCommand(flags: McpFlags): Promise<void> {
   const { runStdioServer } = await import('../../mcp/server.js');
   const pruner = prunerFor(flags);
-  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
+  const session = flags.session ?? process.env.SKIM_SESSION;
+  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req), session: session?.trim() ? session : undefined });
 }

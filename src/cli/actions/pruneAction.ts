@@ -9,8 +9,9 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { diagnostic } from '../../core/diagnostics.js';
 import { SkimError } from '../../core/errors.js';
+import { outputResultJson, pruneCommandOutput } from '../../core/output/stored.js';
 import type { Pruner } from '../../core/prune.js';
-import { FIELD_RULES, parseWith, REQUEST_FIELDS, sessionId } from '../../core/request.js';
+import { FIELD_RULES, isOutputRequest, OUTPUT_FIELDS, outputRequestOf, parseWith, REQUEST_FIELDS, sessionId, withFileRead } from '../../core/request.js';
 import { SessionMemory } from '../../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { decodeInput } from '../../tools/fileTools.js';
@@ -135,10 +136,10 @@ export function formatScore(x: number): string {
 
 /**
  * A batch line: a request as the HTTP API takes it (the core's wire schema), with `code` or a file
- * `path` to read, and an `id` echoed back. Lines of one session share memory, in file order (in
+ * `path` to read, and an `id` echoed back; with `command` and no `path`, a command's output. Lines of one session share memory, in file order (in
  * this process only).
  */
-const batchLineSchema = z.object({ ...REQUEST_FIELDS, code: REQUEST_FIELDS.code.optional(), id: z.unknown(), session: sessionId.optional() });
+const batchLineSchema = z.object({ ...REQUEST_FIELDS, ...OUTPUT_FIELDS, code: REQUEST_FIELDS.code.optional(), id: z.unknown(), session: sessionId.optional() });
 
 async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promise<number> {
   try {
@@ -164,7 +165,7 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
         throw new SkimError(`line ${lineNo}: not valid JSON`, 'EUSAGE');
       }
       id = (json as { id?: unknown } | null)?.id ?? null;
-      const req = parseWith(batchLineSchema, json, `line ${lineNo}: `);
+      const req = withFileRead(parseWith(batchLineSchema, json, `line ${lineNo}: `));
       let code = req.code;
       let warning: string | undefined;
       if (code === undefined && req.path !== undefined) ({ text: code, warning } = decodeInput(await readInput(req.path)));
@@ -173,6 +174,16 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
       if (req.session !== undefined) {
         session = sessions.get(req.session) ?? new SessionMemory();
         sessions.set(req.session, session);
+      }
+      if (isOutputRequest(req)) {
+        // a command's output (`command`, no `path`): pruneOutput with the session's output memory
+        const { session: _id, id: _echo, ...fields } = req;
+        const out = pruneCommandOutput({
+          ...outputRequestOf({ ...fields, code, query: fields.query ?? flags.query, task: fields.task ?? taskOf(flags) }, `line ${lineNo}: `),
+          memory: session?.outputs,
+        });
+        await writeOut(JSON.stringify({ id, ...outputResultJson(out) }) + '\n');
+        continue;
       }
       const ownBudget = req.ratio !== undefined || req.tokens !== undefined || req.maxChars !== undefined;
       const result = withWarning(

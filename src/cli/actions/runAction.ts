@@ -1,0 +1,62 @@
+/**
+ * `skim run [--focus Q] -- CMD ARGS...` and `skim run -c "SHELL COMMAND"`: run a command as an
+ * agent harness does (stdout and stderr merged in order), print its output pruned for the goal
+ * hint, and exit with its exit status (a signal n: 128+n). Bounded: output past the cap is counted
+ * and dropped (the head is shown, a warning says so), and at the time limit the command's process
+ * group is stopped (exit 124, as `timeout`). A command that cannot be started: a one-line message,
+ * exit 127 (not found) or 126, as a shell.
+ */
+import type { Command } from 'commander';
+import { SkimError } from '../../core/errors.js';
+import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
+import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
+import { action, numberIn, numberOption } from '../io.js';
+import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
+
+interface RunFlags extends OutputFlags {
+  c?: string;
+  timeout: number;
+}
+
+/** Default time limit: generous, a slow test suite finishes; a command waiting for input does not hang the agent forever. */
+export const DEFAULT_TIMEOUT_S = 600;
+
+export function registerRun(program: Command): void {
+  const run = program
+    .command('run')
+    .description("run a command (stdout and stderr merged), print its output pruned for --focus, exit with the command's status")
+    .argument('[command...]', 'the command and its arguments, after -- (run as they are, no shell)')
+    .option('-c <shell command>', 'run this with /bin/sh -c instead (pipes, &&, redirections)')
+    .option(
+      '--timeout <seconds>',
+      'stop the command (its process group) after this long: exit 124 (0 = no limit)',
+      numberOption(numberIn(0)),
+      DEFAULT_TIMEOUT_S,
+    );
+  outputOptions(run).action(
+    action(async (words: string[], flags: RunFlags) => {
+      if (flags.c !== undefined && words.length > 0) throw new SkimError('give either -c "SHELL COMMAND" or -- CMD ARGS..., not both', 'EUSAGE');
+      if (flags.c === undefined && words.length === 0)
+        throw new SkimError('no command: skim run [options] -- CMD ARGS... or skim run -c "SHELL COMMAND"', 'EUSAGE');
+      const spec = flags.c !== undefined ? { file: '/bin/sh', args: ['-c', flags.c] } : { file: words[0], args: words.slice(1) };
+      const command = flags.c ?? words.map(shellQuote).join(' ');
+      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000 });
+      if (r.failure) {
+        process.stderr.write(`skim run: ${r.failure.message}\n`);
+        return r.status;
+      }
+      const notes: string[] = [];
+      const cap = capNote({ ...r, maxBytes: MAX_INPUT_BYTES });
+      if (cap) notes.push(cap);
+      if (r.timedOut) notes.push(`command timed out after ${flags.timeout} s: its process group was stopped (exit ${TIMEOUT_STATUS})`);
+      const extra = { exitCode: r.status, ...(r.timedOut ? { timedOut: true } : {}), ...(r.capped ? { bytesPrinted: r.bytesPrinted } : {}) };
+      await printOutput({ ...r, maxBytes: MAX_INPUT_BYTES }, command, flags, notes, extra);
+      return r.status;
+    }),
+  );
+}
+
+/** A word as a shell would need it written (the command as the agent would have typed it). */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,64 @@
+/**
+ * `skim show HANDLE[:a-b]`: print an output a session kept (whole, or lines a-b, 1-based
+ * inclusive), byte for byte: what a marker such as `[skim: 212 lines of passed tests omitted
+ * (15-226); skim show 3fa2c1d9e0:15-226]` stands for. The session is the one the output was
+ * pruned in: on disk (--session / SKIM_SESSION), or on a `skim serve` (--server / SKIM_SERVER)
+ * when the harness sends outputs there. Unknown handle: exit 66; malformed spec: 64.
+ */
+import type { Command } from 'commander';
+import { SkimError } from '../../core/errors.js';
+import { findStoredOutput, parseHandleSpec, storedLines } from '../../core/output/stored.js';
+import { openSession } from '../../tools/sessionStore.js';
+import { action, warn, writeOut } from '../io.js';
+
+interface ShowFlags {
+  session?: string;
+  server?: string;
+}
+
+export function registerShow(program: Command): void {
+  program
+    .command('show')
+    .description('print a kept output, or lines a-b of it, as a marker names it: skim show HANDLE[:a-b]')
+    .argument('<handle>', 'HANDLE or HANDLE:a-b, as the marker prints it')
+    .option('--session <id>', 'the session the output was pruned in (default: $SKIM_SESSION)')
+    .option('--server <url>', 'ask this skim serve for the session instead of the disk store (default: $SKIM_SERVER)')
+    .action(
+      action(async (spec: string, flags: ShowFlags) => {
+        const { handle, range } = parseHandleSpec(spec);
+        const id = nonEmpty(flags.session) ?? nonEmpty(process.env.SKIM_SESSION);
+        if (!id) throw new SkimError('no session: name the one the output was kept in (--session ID or SKIM_SESSION)', 'EUSAGE');
+        const server = nonEmpty(flags.server) ?? nonEmpty(process.env.SKIM_SERVER);
+        if (server) return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
+        const open = await openSession(id, warn);
+        if (!open) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
+        try {
+          const stored = findStoredOutput(open.memory.outputs, handle, `session ${id}`);
+          await writeOut(storedLines(stored, range).text);
+        } finally {
+          await open.release();
+        }
+      }),
+    );
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  return s !== undefined && s.trim() !== '' ? s : undefined;
+}
+
+/** GET /v1/outputs/HANDLE of a skim serve; its 404 is an unknown handle here too. */
+async function fromServer(base: string, session: string, handle: string, lines?: string): Promise<string> {
+  const url = new URL(`v1/outputs/${encodeURIComponent(handle)}`, base.endsWith('/') ? base : `${base}/`);
+  url.searchParams.set('session', session);
+  if (lines) url.searchParams.set('lines', lines);
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    throw new SkimError(`cannot reach skim serve at ${base}: ${(err as Error).message}`, 'ENOINPUT');
+  }
+  const body = (await res.json().catch(() => null)) as { text?: string; error?: { message?: string } } | null;
+  if (res.ok && typeof body?.text === 'string') return body.text;
+  const message = body?.error?.message ?? `HTTP ${res.status}`;
+  throw new SkimError(message, res.status === 400 ? 'EUSAGE' : 'ENOINPUT');
+}

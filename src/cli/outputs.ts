@@ -1,0 +1,83 @@
+/**
+ * What `skim run` and `skim out` share: a captured output, pruned for the goal hint with the
+ * session's output memory, printed byte for byte (kept lines keep their bytes), and the notes on
+ * what capturing did (a cap, a time limit) as warnings. Fails open: should pruning fail, the
+ * output is printed whole, with a warning.
+ */
+import type { Command } from 'commander';
+import { countLines } from '../core/ingest/ingest.js';
+import { outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
+import type { OutputResult } from '../core/output/types.js';
+import { decodeInput } from '../tools/fileTools.js';
+import { formatLimit } from '../tools/readCapped.js';
+import { warn, writeOut } from './io.js';
+import { type SessionFlags, taskOf, withSession } from './session.js';
+
+export interface OutputFlags extends SessionFlags {
+  focus?: string;
+  json?: boolean;
+}
+
+/** --focus, --task, --session, --json: the options of the commands that prune an output. */
+export function outputOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --focus <question>', 'goal hint: what you need from this output (failures, a name, a path)')
+    .option('--task <text>', "the run's overall task, next to --focus (default: $SKIM_TASK)")
+    .option('--session <id>', 'session on disk: outputs are kept to expand markers (skim show), a repeated command shows what changed (default: $SKIM_SESSION)')
+    .option('--json', 'print one JSON object (text, shape, kept, omitted, folds, handle, warnings, ...)');
+}
+
+export interface Captured {
+  output: Buffer;
+  bytesPrinted: number;
+  capped: boolean;
+  maxBytes: number;
+}
+
+/** Say what a cap did to an output. */
+export function capNote(c: Captured): string | undefined {
+  if (!c.capped) return undefined;
+  return `output over the ${formatLimit(c.maxBytes)} limit: the first ${c.output.length} of ${c.bytesPrinted} bytes are shown, the rest was not kept`;
+}
+
+/** Prune a captured output for the flags and print it (or its JSON); `notes` go to stderr after it. */
+export async function printOutput(c: Captured, command: string, flags: OutputFlags, notes: string[], extra: Record<string, unknown> = {}): Promise<void> {
+  const { text, encoding, warning } = decodeInput(c.output);
+  const r = await withSession(flags, async (session) => {
+    try {
+      return pruneCommandOutput({
+        text,
+        command,
+        query: flags.focus,
+        task: taskOf(flags),
+        exitCode: extra.exitCode as number | undefined,
+        memory: session?.outputs,
+      });
+    } catch (err) {
+      return failedOpen(text, err);
+    }
+  });
+  const warnings = [...(warning ? [warning] : []), ...r.warnings, ...notes];
+  if (flags.json) await writeOut(`${JSON.stringify({ ...outputResultJson(r), warnings, ...extra })}\n`);
+  else await writeOut(r.text, encoding);
+  for (const w of warnings) warn(w);
+}
+
+/** The output whole, with the reason it was not pruned. */
+function failedOpen(text: string, err: unknown): OutputResult {
+  const lines = countLines(text);
+  return {
+    text,
+    shape: 'text',
+    keepMask: new Uint8Array(lines).fill(1),
+    kept: lines ? [[1, lines]] : [],
+    omitted: [],
+    folds: [],
+    handle: null,
+    linesIn: lines,
+    charsIn: text.length,
+    charsOut: text.length,
+    warnings: [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`],
+    diagnostics: [],
+  };
+}

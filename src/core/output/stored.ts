@@ -1,0 +1,85 @@
+/**
+ * What the adapters (`skim run`/`out`/`show`, HTTP, MCP) need of stored outputs: a handle spec as
+ * markers print it (`HANDLE:a-b`), a stored output's lines, and pruneOutput() whose markers name
+ * a handle only when the output really is stored: an output the session cannot keep (no command
+ * to file it under, or bigger than the session's whole output memory) gets `not stored` markers
+ * and a warning, so no marker promises lines that cannot be shown.
+ */
+import { SkimError } from '../errors.js';
+import { splitOutput } from './lines.js';
+import type { OutputMemory, StoredOutput } from './memory.js';
+import { pruneOutput } from './pruneOutput.js';
+import { renderOutput } from './render.js';
+import type { OutputRequest, OutputResult } from './types.js';
+
+export const NOT_STORED_WARNING = 'the output could not be kept in the session (too large, or no command named): its omitted lines cannot be shown later';
+
+/** pruneOutput(), with markers that name a handle only when `skim show` can find it. */
+export function pruneCommandOutput(req: OutputRequest): OutputResult {
+  const r = pruneOutput(req);
+  if (!req.memory || r.handle === null || req.memory.get(r.handle)) return r;
+  const { lines, ends } = splitOutput(req.text);
+  const text = renderOutput(lines, ends, r.folds, null);
+  return { ...r, text, handle: null, charsOut: text.length, warnings: [...r.warnings, NOT_STORED_WARNING] };
+}
+
+/** A line range of an output: 1-based, inclusive. */
+export interface LineRange {
+  from: number;
+  to: number;
+}
+
+/** "a-b" or "a" (1-based, a <= b) as a range; anything else is a usage error. */
+export function parseLineRange(text: string): LineRange {
+  const m = /^\s*(\d{1,9})\s*(?:-\s*(\d{1,9}))?\s*$/.exec(text);
+  const from = m ? Number(m[1]) : Number.NaN;
+  const to = m?.[2] !== undefined ? Number(m[2]) : from;
+  if (!m || from < 1 || to < from) throw new SkimError(`a line range is "a-b" (1-based, a <= b) or "a", got "${text}"`, 'EUSAGE');
+  return { from, to };
+}
+
+/** `HANDLE` or `HANDLE:a-b`, as a marker prints it. */
+export function parseHandleSpec(spec: string): { handle: string; range?: LineRange } {
+  const colon = spec.indexOf(':');
+  const handle = (colon < 0 ? spec : spec.slice(0, colon)).trim();
+  if (!/^[0-9A-Za-z]{1,64}$/.test(handle)) throw new SkimError(`not an output handle: "${spec}" (a marker names one as HANDLE or HANDLE:a-b)`, 'EUSAGE');
+  return colon < 0 ? { handle } : { handle, range: parseLineRange(spec.slice(colon + 1)) };
+}
+
+/** A stored output's lines (all, or a range; a range past the end is cut to it), byte for byte. */
+export function storedLines(o: StoredOutput, range?: LineRange): { text: string; from: number; to: number; lines: number } {
+  const { lines, ends } = splitOutput(o.text);
+  if (!range) return { text: o.text, from: 1, to: lines.length, lines: lines.length };
+  if (range.from > lines.length) throw new SkimError(`lines ${range.from}-${range.to}: output ${o.handle} has ${lines.length} lines`, 'EUSAGE');
+  const to = Math.min(range.to, lines.length);
+  let text = '';
+  for (let i = range.from - 1; i < to; i++) text += lines[i] + ends[i];
+  return { text, from: range.from, to, lines: lines.length };
+}
+
+/** The stored output behind `handle`, or a SkimError (ENOINPUT) that says where it was looked for. */
+export function findStoredOutput(memory: OutputMemory | undefined, handle: string, where: string): StoredOutput {
+  const o = memory?.get(handle);
+  if (!o) throw new SkimError(`no output ${handle} in ${where} (outputs are kept per session, the latest ${memory?.limits.maxOutputs ?? 0})`, 'ENOINPUT');
+  return o;
+}
+
+/** An output result as JSON (`--json`, HTTP, batch lines): the fields a prune result has where they overlap (text, kept, omitted, warnings), plus the output's own. */
+export interface OutputResultJson {
+  text: string;
+  shape: string;
+  kept: [number, number][];
+  omitted: [number, number][];
+  folds: OutputResult['folds'];
+  handle: string | null;
+  linesIn: number;
+  charsIn: number;
+  charsOut: number;
+  warnings: string[];
+  diagnostics: OutputResult['diagnostics'];
+}
+
+export function outputResultJson(r: OutputResult): OutputResultJson {
+  const { keepMask: _mask, ...json } = r;
+  return json;
+}
