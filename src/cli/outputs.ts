@@ -6,10 +6,13 @@
  */
 import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
+import { fileReadOf } from '../core/output/readCommand.js';
 import { outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
+import { prune } from '../core/prune.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
+import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
 import { type SessionFlags, taskOf, withSession } from './session.js';
 
@@ -40,12 +43,21 @@ export function capNote(c: Captured): string | undefined {
   return `output over the ${formatLimit(c.maxBytes)} limit: the first ${c.output.length} of ${c.bytesPrinted} bytes are shown, the rest was not kept`;
 }
 
-/** Prune a captured output for the flags and print it (or its JSON); `notes` go to stderr after it. */
+/**
+ * Prune a captured output for the flags and print it (or its JSON); `notes` go to stderr after it.
+ * A command that read one file (`cat F`, `sed -n 'a,bp' F`) is pruned as that file's read, as
+ * `skim cat` would; any other output by its shape.
+ */
 export async function printOutput(c: Captured, command: string, flags: OutputFlags, notes: string[], extra: Record<string, unknown> = {}): Promise<void> {
   const { text, encoding, warning } = decodeInput(c.output);
-  const r = await withSession(flags, async (session) => {
+  const answer = await withSession(flags, async (session): Promise<{ text: string; warnings: string[]; json: object }> => {
     try {
-      return pruneCommandOutput({
+      const read = fileReadOf(command);
+      if (read) {
+        const r = await prune({ code: text, query: flags.focus ?? '', task: taskOf(flags), path: read.path, firstLine: read.firstLine, session });
+        return { text: r.text, warnings: r.warnings, json: jsonResult(r) };
+      }
+      const r = pruneCommandOutput({
         text,
         command,
         query: flags.focus,
@@ -53,13 +65,15 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
         exitCode: extra.exitCode as number | undefined,
         memory: session?.outputs,
       });
+      return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
     } catch (err) {
-      return failedOpen(text, err);
+      const r = failedOpen(text, err);
+      return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
     }
   });
-  const warnings = [...(warning ? [warning] : []), ...r.warnings, ...notes];
-  if (flags.json) await writeOut(`${JSON.stringify({ ...outputResultJson(r), warnings, ...extra })}\n`);
-  else await writeOut(r.text, encoding);
+  const warnings = [...(warning ? [warning] : []), ...answer.warnings, ...notes];
+  if (flags.json) await writeOut(`${JSON.stringify({ ...answer.json, warnings, ...extra })}\n`);
+  else await writeOut(answer.text, encoding);
   for (const w of warnings) warn(w);
 }
 

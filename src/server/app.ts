@@ -154,7 +154,11 @@ export function createApp(options: AppOptions): Hono {
   async function runOutput(c: Context, { req, session: id }: OutputBody): Promise<AnswerBody[]> {
     const session = id === undefined ? undefined : sessionOf(c)(id);
     try {
-      return [await underLimits(c, req.text.length, async (signal) => (runner.answerOutput ? runner.answerOutput(req, session, signal) : outputAnswerJson(req, session?.outputs)))];
+      return [
+        await underLimits(c, req.text.length, async (signal) =>
+          runner.answerOutput ? runner.answerOutput(req, session, signal) : outputAnswerJson(req, session?.outputs),
+        ),
+      ];
     } catch (err) {
       return [...outputFailOpenPieces(req, failOpenMessage(err, { code: req.text }))];
     }

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runSkim } from '../helpers/cli.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
@@ -127,5 +128,20 @@ describe('skim prune --batch', () => {
     expect(first.text).toMatch(HANDLE);
     expect(second.text).toMatch(/lines as in the previous run of this command omitted/);
     expect(bad).toEqual({ id: 3, error: `line 3: ratio: not for a command's output (a request with "command" and no "path" is one)` });
+  });
+});
+
+describe('a command that reads one file', () => {
+  it('skim run -- cat F and cat F | skim out are pruned as a read of F (the code pipeline, its markers and JSON)', async () => {
+    const q = 'Where are the caplog records replaced instead of cleared?';
+    const file = readFileSync(path.join(ROOT, 'examples/logging.py'), 'utf8');
+    const ran = await runSkim(['run', '--json', '--focus', q, '--', 'cat', 'examples/logging.py'], { env: { SKIM_SESSION: '' } });
+    const viaRun = JSON.parse(ran.stdout);
+    expect(ran.status).toBe(0);
+    expect(viaRun.language).toBe('python'); // a prune result, not an output's
+    expect(viaRun.tokensOut).toBeLessThan(viaRun.tokensIn);
+    const piped = await runSkim(['out', '--focus', q, '--command', 'cat examples/logging.py'], { input: file, env: { SKIM_SESSION: '' } });
+    expect(piped.stdout).toBe(viaRun.text);
+    expect(piped.stdout).toMatch(/^# \.\.\. \d+ lines omitted \(\d+-\d+\)$/m);
   });
 });

@@ -19,7 +19,7 @@ let client: Client;
 let stderr = '';
 /** A disk session holding one pruned command output, as `skim run --session e2e` leaves it. */
 const sessionDir = mkdtempSync(join(tmpdir(), 'skim-mcp-sessions-'));
-const RUN = readFileSync(fileURLToPath(new URL('../../examples/mini-swe-agent/pytest-caplog.txt', import.meta.url)), 'utf8');
+const RUN = readFileSync(join(REPO, 'examples/mini-swe-agent/pytest-caplog.txt'), 'utf8');
 let runHandle = '';
 
 type TextResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };

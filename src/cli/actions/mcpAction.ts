@@ -4,7 +4,7 @@
  * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { action, prunerFor, scorerOptions } from '../io.js';
+import { action, cliIO, prunerFor, scorerOptions } from '../io.js';
 
 interface McpFlags {
   root: string;
@@ -25,6 +25,6 @@ export function registerMcp(program: Command): void {
 async function mcpCommand(flags: McpFlags): Promise<void> {
   const { runStdioServer } = await import('../../mcp/server.js');
   const pruner = prunerFor(flags);
-  const session = flags.session ?? process.env.SKIM_SESSION;
+  const session = flags.session ?? cliIO().env.SKIM_SESSION;
   await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req), session: session?.trim() ? session : undefined });
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { captureStream } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
-import { action } from '../io.js';
+import { action, cliIO } from '../io.js';
 import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
 
 interface OutFlags extends OutputFlags {
@@ -20,8 +20,9 @@ export function registerOut(program: Command): void {
     .option('--command <cmd>', 'the command that printed it: its kind of output, and its previous run in the session');
   outputOptions(out).action(
     action(async (flags: OutFlags) => {
-      if (process.stdin.isTTY) throw new SkimError("no input: pipe a command's output in (CMD 2>&1 | skim out --command CMD)", 'EUSAGE');
-      const c = await captureStream(process.stdin, MAX_INPUT_BYTES);
+      const { stdin } = cliIO();
+      if (stdin.isTTY) throw new SkimError("no input: pipe a command's output in (CMD 2>&1 | skim out --command CMD)", 'EUSAGE');
+      const c = await captureStream(stdin, MAX_INPUT_BYTES);
       const cap = capNote({ ...c, maxBytes: MAX_INPUT_BYTES });
       await printOutput({ ...c, maxBytes: MAX_INPUT_BYTES }, flags.command ?? '', flags, cap ? [cap] : []);
     }),

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
-import { action, numberIn, numberOption } from '../io.js';
+import { action, cliIO, numberIn, numberOption } from '../io.js';
 import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
 
 interface RunFlags extends OutputFlags {
@@ -40,9 +40,9 @@ export function registerRun(program: Command): void {
         throw new SkimError('no command: skim run [options] -- CMD ARGS... or skim run -c "SHELL COMMAND"', 'EUSAGE');
       const spec = flags.c !== undefined ? { file: '/bin/sh', args: ['-c', flags.c] } : { file: words[0], args: words.slice(1) };
       const command = flags.c ?? words.map(shellQuote).join(' ');
-      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000 });
+      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env: cliIO().env });
       if (r.failure) {
-        process.stderr.write(`skim run: ${r.failure.message}\n`);
+        cliIO().stderr.write(`skim run: ${r.failure.message}\n`);
         return r.status;
       }
       const notes: string[] = [];

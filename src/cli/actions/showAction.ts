@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { findStoredOutput, parseHandleSpec, storedLines } from '../../core/output/stored.js';
 import { openSession } from '../../tools/sessionStore.js';
-import { action, warn, writeOut } from '../io.js';
+import { action, cliIO, warn, writeOut } from '../io.js';
 
 interface ShowFlags {
   session?: string;
@@ -26,9 +26,9 @@ export function registerShow(program: Command): void {
     .action(
       action(async (spec: string, flags: ShowFlags) => {
         const { handle, range } = parseHandleSpec(spec);
-        const id = nonEmpty(flags.session) ?? nonEmpty(process.env.SKIM_SESSION);
+        const id = nonEmpty(flags.session) ?? nonEmpty(cliIO().env.SKIM_SESSION);
         if (!id) throw new SkimError('no session: name the one the output was kept in (--session ID or SKIM_SESSION)', 'EUSAGE');
-        const server = nonEmpty(flags.server) ?? nonEmpty(process.env.SKIM_SERVER);
+        const server = nonEmpty(flags.server) ?? nonEmpty(cliIO().env.SKIM_SERVER);
         if (server) return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
         const open = await openSession(id, warn);
         if (!open) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
