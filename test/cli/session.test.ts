@@ -47,7 +47,7 @@ describe('skim grep with a session and no --focus', () => {
 });
 
 describe('skim cat --session', () => {
-  it('a second read of a window folds what the first showed, and an edit in between shows again', () => {
+  it('a wider read folds what a window showed, a named range is shown in full, and an edit in between shows again', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'logging.py');
     const lines = readFileSync(EXAMPLE, 'utf8').split('\n');
@@ -56,13 +56,17 @@ describe('skim cat --session', () => {
     const first = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(SEEN);
-    const again = skim(['cat', file, '--offset', '280', '--limit', '100'], e);
+    const again = skim(['cat', file], e);
     // (the class header at 358 comes back for the unseen lines of its body after 359)
     const m = SEEN.exec(again.stdout)!;
     expect(Number(m[2])).toBeGreaterThanOrEqual(300);
     expect(Number(m[3])).toBeLessThanOrEqual(359);
     expect(Number(m[1])).toBeGreaterThan(40);
     expect(again.stdout).toContain('   280\t');
+    // the range a marker names, asked for: those lines, in full
+    const named = skim(['cat', file, '--offset', '315', '--limit', '15'], e);
+    expect(named.stdout).not.toMatch(SEEN);
+    expect(named.stdout.split('\n').slice(0, 15)).toEqual(lines.slice(314, 329).map((l, k) => `${String(315 + k).padStart(6)}\t${l}`));
     lines[329] += '  # edited';
     writeFileSync(file, lines.join('\n'));
     const edited = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
@@ -87,8 +91,10 @@ describe('skim cat --session', () => {
     const windows = [1, 101, 201, 301];
     const outs = await Promise.all(windows.map((w) => skimAsync(['cat', EXAMPLE, '--offset', String(w), '--limit', '100'], e)));
     for (const o of outs) expect(o.status).toBe(0);
-    const all = skim(['cat', EXAMPLE, '--offset', '1', '--limit', '400'], e);
-    expect(all.stdout).toMatch(/# \.\.\. 400 lines unchanged since an earlier read \(1-400\)/);
+    const stored = (await openSession('par', () => {}, path.join(dir, 'store')))!;
+    const text = readFileSync(EXAMPLE, 'utf8').split('\n');
+    for (let n = 1; n <= 400; n++) expect(stored.memory.hasSeen(EXAMPLE, n, text[n - 1])).toBe(true);
+    await stored.release();
   }, 60_000);
 
   it('--max-chars returns the whole file pruned to at most that many characters', () => {
@@ -131,7 +137,8 @@ describe('skim prune --batch with sessions', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const batch = path.join(dir, 'in.jsonl');
     const line = (id: number, session: string) => JSON.stringify({ id, path: EXAMPLE, session });
-    writeFileSync(batch, [line(1, 'a'), line(2, 'a'), line(3, 'b')].join('\n') + '\n');
+    const focused = JSON.stringify({ id: 2, path: EXAMPLE, session: 'a', query: 'Where are the caplog records replaced instead of cleared?' });
+    writeFileSync(batch, [line(1, 'a'), focused, line(3, 'b')].join('\n') + '\n');
     const r = skim(['prune', '--batch', batch], env(dir));
     expect(r.status).toBe(0);
     const out = r.stdout

@@ -67,9 +67,31 @@ describe('skim mcp over stdio', () => {
   });
 
   it('folds a second read of the unchanged file into one "unchanged since an earlier read" marker', async () => {
-    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: question } }));
+    const out = text(
+      await client.callTool({
+        name: 'read_file',
+        arguments: { path: 'pkg/session.py', context_focus_question: 'Where are the proxy environment variables read?' },
+      }),
+    );
     expect(out).toContain(`# ... ${fx.longLines} lines unchanged since an earlier read (1-${fx.longLines})`);
     expect(out).toMatch(/\[skim: \d+ lines you were already shown in this session/);
+  });
+
+  it('after folding, shows a range the agent names (lines, offset/limit) in full; the same read asked again too', async () => {
+    const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
+    const body = (out: string) => out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
+    const byLines = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', lines: '10-25' } }));
+    expect(byLines).not.toMatch(/unchanged since an earlier read/);
+    expect(body(byLines)).toHaveLength(16);
+    const byOffset = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', offset: 30, limit: 5 } }));
+    expect(body(byOffset).map((l) => l.split('\t')[1])).toEqual(original.slice(29, 34));
+    const again = text(
+      await client.callTool({
+        name: 'read_file',
+        arguments: { path: 'pkg/session.py', context_focus_question: 'Where are the proxy environment variables read?' },
+      }),
+    );
+    expect(again).not.toMatch(/unchanged since an earlier read/);
   });
 
   it('a few reads into a run (a new connection), prunes to the question, keeping original numbers and marking omitted ranges', async () => {

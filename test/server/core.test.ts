@@ -114,18 +114,32 @@ describe('sessions over HTTP', () => {
   const seenMarker = /lines unchanged since an earlier read \(\d+-\d+\)/;
   it('a second read in the same session folds what the first showed; another session does not', async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
-    const read = (session: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session }).then((r) => r.json());
+    const read = (session: string, query?: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session, query }).then((r) => r.json());
     expect((await read('run-1')).text).toBe(SESSION);
-    const again = await read('run-1');
+    const again = await read('run-1', QUESTION);
     expect(again.text).toMatch(seenMarker);
     expect(again.seenLines).toBeGreaterThan(100);
     expect((await read('run-2')).text).toBe(SESSION);
   });
 
+  it('serves a named range and a read asked again in full, whatever the session was shown', async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const lines = SESSION.split('\n');
+    const window = `${lines.slice(19, 60).join('\n')}\n`;
+    const read = (body: object) => post(a, '/v1/prune', { path: 'session.py', session: 'x', ...body }).then((r) => r.json());
+    expect((await read({ code: SESSION })).text).toBe(SESSION);
+    // lines 20-60 as `sed -n 20,60p` shows them, no question: exactly those lines
+    expect((await read({ code: window, firstLine: 20 })).text).toBe(window);
+    // the same read twice: the second is served as the first was
+    const focused = await read({ code: SESSION, query: QUESTION });
+    expect(focused.text).toMatch(seenMarker);
+    expect((await read({ code: SESSION, query: QUESTION })).text).not.toMatch(seenMarker);
+  });
+
   it('a batch naming a session runs in order', async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
     const req = { code: SESSION, path: 'session.py', session: 'b' };
-    const body = await (await post(a, '/v1/prune/batch', { requests: [req, req, { ...req, session: 'c' }] })).json();
+    const body = await (await post(a, '/v1/prune/batch', { requests: [req, { ...req, query: QUESTION }, { ...req, session: 'c' }] })).json();
     expect(body.results[0].text).toBe(SESSION);
     expect(body.results[1].text).toMatch(seenMarker);
     expect(body.results[2].text).toBe(SESSION);
@@ -135,9 +149,9 @@ describe('sessions over HTTP', () => {
     const pool = createWorkerPool({ size: 1 });
     try {
       const a = createApp({ runner: pool, log: () => {} });
-      const read = () => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'w', query: QUESTION }).then((r) => r.json());
-      const first = await read();
-      const second = await read();
+      const read = (query: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'w', query }).then((r) => r.json());
+      const first = await read(QUESTION);
+      const second = await read('Where is the proxy bypassed for a URL?');
       expect(first.text).not.toMatch(seenMarker);
       expect(second.text).toMatch(seenMarker);
       expect(second.tokensOut).toBeLessThan(first.tokensOut);
@@ -154,7 +168,7 @@ describe('sessions through the worker pool, as on the main thread', () => {
     const reads = [
       { code: SESSION, path: 'session.py', query: QUESTION },
       { code: grep, query: QUESTION },
-      { code: SESSION, path: 'session.py', query: QUESTION },
+      { code: SESSION, path: 'session.py', query: 'Which proxy is used for a URL?' },
       { code: SESSION, path: './session.py', query: 'where is the proxy bypassed?' },
     ];
     const pool = createWorkerPool({ size: 2 });

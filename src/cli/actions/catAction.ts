@@ -54,6 +54,8 @@ export function registerCat(program: Command): void {
               ratio: flags.ratio,
               tokens: flags.tokens,
               maxChars: flags.maxChars,
+              // a range the agent named: without --focus it is shown in full (src/core/ingest)
+              window: flags.offset !== undefined || flags.limit !== undefined,
               session,
             });
             for (const d of result.diagnostics) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);

@@ -8,7 +8,7 @@
  * numbers), and the line is shown again. Memory is bounded (files and characters, oldest file
  * out first) and never crosses sessions: each session is its own SessionMemory.
  */
-import type { Document } from '../types.js';
+import type { Document, PruneRequest } from '../types.js';
 
 /**
  * A serializable snapshot: per file, its shown [line number, text] pairs and how often the session
@@ -17,6 +17,8 @@ import type { Document } from '../types.js';
 export interface SessionSnapshot {
   files: [path: string, lines: [number, string][], reads?: number][];
   reads?: number;
+  /** Keys (readKeyOf) of the session's latest reads, oldest first. */
+  recent?: string[];
 }
 
 export interface SessionLimits {
@@ -27,6 +29,27 @@ export interface SessionLimits {
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxFiles: 256, maxChars: 4_000_000 };
+
+/** Read keys remembered per session: a read asked again among these is served in full. */
+export const RECENT_READS = 64;
+
+/**
+ * What makes two reads the same read: the input text and every field that shapes the output (a
+ * 64-bit FNV-1a hash, so the key is short and the store holds no text for it).
+ */
+export function readKeyOf(req: PruneRequest): string {
+  const { code, session: _session, explain: _explain, ...fields } = req;
+  const text = `${JSON.stringify(fields)}\u0000${code}`;
+  // two 32-bit FNV-1a lanes with different offsets make a 64-bit key
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
 
 /** "./a/b.py" and "a//b.py" name the same file as "a/b.py". */
 export function normalizeSessionPath(path: string): string {
@@ -49,6 +72,8 @@ export class SessionMemory {
   private chars = 0;
   /** Reads (prune calls) the session has made. */
   private reads = 0;
+  /** Keys of the latest reads (readKeyOf), oldest first, at most RECENT_READS. */
+  private recent: string[] = [];
 
   constructor(readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS) {}
 
@@ -59,7 +84,7 @@ export class SessionMemory {
   }
 
   snapshot(): SessionSnapshot {
-    return { files: [...this.files].map(([path, f]) => [path, [...f.lines], f.reads]), reads: this.reads };
+    return { files: [...this.files].map(([path, f]) => [path, [...f.lines], f.reads]), reads: this.reads, recent: [...this.recent] };
   }
 
   /** The part of the memory about these files (paths as a read names them): Map lookups only. */
@@ -72,7 +97,7 @@ export class SessionMemory {
       if (f && !done.has(p)) files.push([p, [...f.lines], f.reads]);
       done.add(p);
     }
-    return { files, reads: this.reads };
+    return { files, reads: this.reads, recent: [...this.recent] };
   }
 
   /** Take in what another copy of (part of) this memory recorded. */
@@ -82,6 +107,7 @@ export class SessionMemory {
       file.reads = Math.max(file.reads, reads ?? 0);
     }
     this.reads = Math.max(this.reads, snapshot.reads ?? 0);
+    for (const key of snapshot.recent ?? []) this.noteKey(key);
   }
 
   get size(): { files: number; chars: number } {
@@ -98,10 +124,23 @@ export class SessionMemory {
     return path === undefined ? 0 : (this.files.get(normalizeSessionPath(path))?.reads ?? 0);
   }
 
-  /** Count one read (of `path`, when the read is of one file). */
-  noteRead(path: string | undefined): void {
+  /** Count one read (of `path`, when the read is of one file; `key`: its readKeyOf). */
+  noteRead(path: string | undefined, key?: string): void {
     this.reads++;
     if (path !== undefined) this.recordLines(path, []).reads++;
+    if (key !== undefined) this.noteKey(key);
+  }
+
+  /** Was this very read (readKeyOf) made before, recently? Asking again says the agent's copy is gone. */
+  hasRead(key: string): boolean {
+    return this.recent.includes(key);
+  }
+
+  private noteKey(key: string): void {
+    const at = this.recent.indexOf(key);
+    if (at !== -1) this.recent.splice(at, 1);
+    this.recent.push(key);
+    if (this.recent.length > RECENT_READS) this.recent.shift();
   }
 
   /** Was this exact text shown at this line of this file earlier in the session? */
