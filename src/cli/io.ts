@@ -26,12 +26,7 @@ export async function readInput(file: string | undefined): Promise<Buffer> {
   return readFileBytes(file);
 }
 
-export function writeOut(text: string, encoding: BufferEncoding = 'utf8'): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text, encoding)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
-}
+export { writeOut } from './output.js';
 
 export function warn(message: string): void {
   process.stderr.write(`skim: warning: ${message}\n`);

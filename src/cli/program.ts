@@ -6,7 +6,7 @@
  * cat, grep and rank.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT_CODES, EXIT_INTERNAL, SkimError } from '../core/errors.js';
+import { EXIT_CODES, EXIT_INTERNAL, EXIT_OUTPUT, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 
 export type Register = (program: Command) => void;
@@ -45,6 +45,8 @@ export function exitCodeOf(err: unknown): number {
     process.stderr.write(`skim: ${err.message}\n`);
     return EXIT_CODES[err.code];
   }
+  // the output could not be written: ./entry.ts says so (or stays quiet for EPIPE) and exits
+  if ((err as NodeJS.ErrnoException)?.syscall === 'write') return (err as NodeJS.ErrnoException).code === 'EPIPE' ? 0 : EXIT_OUTPUT;
   process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
   if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
   return EXIT_INTERNAL;

@@ -21,6 +21,7 @@ import { selectAllButSeen } from './select/keepAll.js';
 import { TOKENS } from './select/measure.js';
 import { planSelection } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
+import { rememberShown } from './session/shown.js';
 import { analyse } from './syntax/analyse.js';
 import type { Document, PruneRequest, PruneResult, Scorer } from './types.js';
 
@@ -61,10 +62,10 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
   checkPruneRequest(req);
   const job = readRequest(scorer, req, opts.readPolicy ?? READ_POLICY);
   const { result, doc } = await runStages(job);
-  // Session memory remembers what this result shows (kept lines, at their file line numbers),
-  // and counts the read (the read policy weighs how often and how late a path is read).
+  // Session memory remembers what this result shows the agent (kept lines, at their file line
+  // numbers), and counts the read (the read policy weighs how often and how late a path is read).
   if (req.session) {
-    if (doc) req.session.recordShown(doc, result.keepMask);
+    rememberShown(req.session, req, doc, result);
     req.session.noteRead(req.path, job.readKey);
   }
   return result;

@@ -220,6 +220,11 @@ export interface PruneRequest {
    */
   window?: boolean;
   /**
+   * With session memory: what the harness shows the agent of a long output ("mini-swe-agent",
+   * "N", "head:N", "head+tail:N"; see core/session/outputLimit.ts). Lines cut away are not remembered.
+   */
+  outputLimit?: string;
+  /**
    * Session memory (see core/session): lines this session was shown before, unchanged, collapse
    * into "unchanged since an earlier read" markers, and what this result shows is remembered.
    */

@@ -47,6 +47,8 @@ export const GREP_DESCRIPTION =
 export interface McpOptions {
   root: string;
   prune: PruneFn;
+  /** What the client shows the model of a long tool result (SKIM_OUTPUT_LIMIT): lines beyond it are not remembered. */
+  outputLimit?: string;
   log?: (line: string) => void;
 }
 
@@ -62,7 +64,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const server = new McpServer({ name: 'skim', version: VERSION });
   // One connection is one session: what it was shown, it need not be shown again unchanged.
   const session = new SessionMemory();
-  const prune: PruneFn = (req) => opts.prune({ ...req, session });
+  const prune: PruneFn = (req) => opts.prune({ ...req, session, ...(opts.outputLimit ? { outputLimit: opts.outputLimit } : {}) });
   const tool = { remembers: true };
 
   /** The one translation of errors for MCP: every error is a tool error (isError) the agent reads; one that is not a SkimError is logged too. */

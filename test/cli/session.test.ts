@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DISK_SESSION_LIMITS, openSession } from '../../src/tools/sessionStore.js';
+import { beginRead, DISK_SESSION_LIMITS } from '../../src/tools/sessionStore.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/logging.py');
@@ -91,10 +91,10 @@ describe('skim cat --session', () => {
     const windows = [1, 101, 201, 301];
     const outs = await Promise.all(windows.map((w) => skimAsync(['cat', EXAMPLE, '--offset', String(w), '--limit', '100'], e)));
     for (const o of outs) expect(o.status).toBe(0);
-    const stored = (await openSession('par', () => {}, path.join(dir, 'store')))!;
+    const stored = (await beginRead('par', () => {}, path.join(dir, 'store')))!;
     const text = readFileSync(EXAMPLE, 'utf8').split('\n');
     for (let n = 1; n <= 400; n++) expect(stored.memory.hasSeen(EXAMPLE, n, text[n - 1])).toBe(true);
-    await stored.release();
+    await stored.commit();
   }, 60_000);
 
   it('--max-chars returns the whole file pruned to at most that many characters', () => {
@@ -109,25 +109,25 @@ describe('skim cat --session', () => {
 describe('the on-disk store', () => {
   it('is bounded per session and starts afresh from a corrupt file', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
-    const s = (await openSession('big', () => {}, dir))!;
+    const s = (await beginRead('big', () => {}, dir))!;
     for (let f = 0; f < DISK_SESSION_LIMITS.maxFiles + 10; f++) s.memory.recordLines(`f${f}.py`, [[1, 'x'.repeat(40_000)]]);
-    await s.save();
-    const again = (await openSession('big', () => {}, dir))!;
+    await s.commit();
+    const again = (await beginRead('big', () => {}, dir))!;
     expect(again.memory.size.files).toBeLessThanOrEqual(DISK_SESSION_LIMITS.maxFiles);
     expect(again.memory.size.chars).toBeLessThanOrEqual(DISK_SESSION_LIMITS.maxChars);
-    await again.release();
+    await again.commit();
     const name = readdirSync(dir).find((f) => f.endsWith('.json'))!;
     writeFileSync(path.join(dir, name), '{not json');
-    const fresh = (await openSession('big', () => {}, dir))!;
+    const fresh = (await beginRead('big', () => {}, dir))!;
     expect(fresh.memory.size.files).toBe(0);
-    await fresh.release();
+    await fresh.commit();
   });
 
   it('an unusable store costs only the memory, with a warning', async () => {
     const warnings: string[] = [];
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'skim-sess-')), 'a-file');
     writeFileSync(file, 'x');
-    expect(await openSession('s', (w) => warnings.push(w), path.join(file, 'sub'))).toBeNull();
+    expect(await beginRead('s', (w) => warnings.push(w), path.join(file, 'sub'))).toBeNull();
     expect(warnings[0]).toMatch(/not usable/);
   });
 });
@@ -150,4 +150,77 @@ describe('skim prune --batch with sessions', () => {
     expect(out[1].seenLines).toBeGreaterThan(800);
     expect(out[2].text).not.toMatch(SEEN);
   });
+});
+
+describe('skim cat --session records only what reached the agent', () => {
+  /** A file long enough that its output does not fit a pipe's buffer. */
+  const big = (edit = '') => Array.from({ length: 8_000 }, (_, i) => `def f${i}(x):\n    return x + ${i}${i === 3 ? edit : ''}`).join('\n') + '\n';
+  const locks = (store: string) => readdirSync(store).filter((f) => f.endsWith('.lock'));
+  const Q = ['--focus', 'Which function returns x plus three?'];
+
+  it('`| head -20` then the next range: those lines are shown, not folded', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'head' });
+    const cmd = `"${process.execPath}" ${ARGS.map((a) => `"${a}"`).join(' ')} cat "${EXAMPLE}" | head -20`;
+    const first = spawnSync('sh', ['-c', cmd], { cwd: ROOT, env: e, encoding: 'utf8' });
+    expect(first.stdout.split('\n')).toHaveLength(21);
+    const next = skim(['cat', EXAMPLE, '--offset', '21', '--limit', '30'], e);
+    const want = readFileSync(EXAMPLE, 'utf8').split('\n').slice(20, 50);
+    expect(next.stdout).toBe(want.map((l, k) => `${String(21 + k).padStart(6)}\t${l}\n`).join(''));
+  });
+
+  it('SKIM_OUTPUT_LIMIT: lines beyond what the harness shows are not remembered; a bad value is a usage error', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const file = path.join(dir, 'big.py');
+    writeFileSync(file, big());
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'lim', SKIM_OUTPUT_LIMIT: 'head:3000' });
+    const first = skim(['cat', file], e);
+    const shownLines = first.stdout.slice(0, 3000).split('\n').length - 1;
+    const again = skim(['cat', file, ...Q], e);
+    const folded = again.stdout
+      .split('\n')
+      .map((l) => SEEN.exec(l))
+      .filter((m) => m !== null);
+    expect(folded.length).toBeGreaterThan(0);
+    for (const m of folded) expect(Number(m![3])).toBeLessThanOrEqual(shownLines);
+    const bad = skim(['cat', file], { ...e, SKIM_OUTPUT_LIMIT: 'lots' });
+    expect(bad.status).toBe(64);
+    expect(bad.stderr).toMatch(/SKIM_OUTPUT_LIMIT must be/);
+  });
+
+  it.each([
+    ['the reader goes away (EPIPE)', 'epipe'],
+    ['the process is ended mid-write (SIGTERM)', 'sigterm'],
+  ])(
+    '%s: no lock is left, the next read does not wait, and nothing it may have shown is claimed',
+    async (_name, how) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+      const store = path.join(dir, 'store');
+      const file = path.join(dir, 'big.py');
+      const e = env(store, { SKIM_SESSION: how });
+      writeFileSync(file, big());
+      expect(skim(['cat', file], e).status).toBe(0);
+      // the file changes; a read of all of it (a named range: shown in full) is cut off after its
+      // first bytes reached the reader
+      writeFileSync(file, big('  # changed'));
+      await new Promise<void>((resolve) => {
+        const p = spawn(process.execPath, [...ARGS, 'cat', file, '--offset', '1', '--limit', '16000'], { cwd: ROOT, env: e });
+        p.stdout.once('data', () => {
+          if (how === 'epipe') p.stdout.destroy();
+          else {
+            p.stdout.pause();
+            p.kill('SIGTERM');
+          }
+        });
+        p.on('close', () => resolve());
+      });
+      expect(locks(store)).toEqual([]);
+      // changed back: its earlier text would match, but the agent's latest copy of line 4 differs
+      writeFileSync(file, big());
+      const next = skim(['cat', file, ...Q], e);
+      expect(next.stderr).not.toMatch(/held it/);
+      expect(next.stdout).not.toMatch(SEEN);
+    },
+    60_000,
+  );
 });

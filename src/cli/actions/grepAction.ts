@@ -7,13 +7,7 @@
 import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../../tools/readCapped.js';
-
-function write(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
-}
+import { writeOut } from '../output.js';
 
 /** A pipe, a file or a socket on stdin is input (as grep reads it); a terminal or /dev/null is not. */
 function stdinIsReadable(): boolean {
@@ -43,7 +37,7 @@ export function registerGrep(program: Command): void {
       const { runGrepCommand } = await import('../grepCommand.js');
       try {
         process.exitCode = await runGrepCommand(raw.slice(at + 1), {
-          stdout: write,
+          stdout: (text) => writeOut(text),
           stderr: (text) => void process.stderr.write(text),
           readStdin: () => readStreamCapped(process.stdin, MAX_INPUT_BYTES, 'stdin'),
           stdinIsReadable,

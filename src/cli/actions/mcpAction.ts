@@ -21,6 +21,7 @@ export function registerMcp(program: Command): void {
 
 async function mcpCommand(flags: McpFlags): Promise<void> {
   const { runStdioServer } = await import('../../mcp/server.js');
+  const { outputLimitOf } = await import('../session.js');
   const pruner = prunerFor(flags);
-  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req) });
+  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req), outputLimit: outputLimitOf() });
 }

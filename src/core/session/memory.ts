@@ -21,6 +21,23 @@ export interface SessionSnapshot {
   recent?: string[];
 }
 
+/**
+ * What one copy of a session recorded since it was made (SessionMemory.changes): what a store
+ * applies to the session as it is now, so reads made in parallel add up instead of overwriting.
+ */
+export interface SessionChanges {
+  /** The whole memory was forgotten (before the rest is applied). */
+  forgetAll: boolean;
+  /** Paths forgotten (before `files` is applied). */
+  forget: string[];
+  /** Lines shown and reads counted since, per path. */
+  files: [path: string, lines: [number, string][], reads: number][];
+  /** Reads counted since. */
+  reads: number;
+  /** Read keys noted since, oldest first. */
+  recent: string[];
+}
+
 export interface SessionLimits {
   /** Files remembered per session (oldest read evicted first). */
   maxFiles: number;
@@ -74,6 +91,14 @@ export class SessionMemory {
   private reads = 0;
   /** Keys of the latest reads (readKeyOf), oldest first, at most RECENT_READS. */
   private recent: string[] = [];
+  /** What this copy recorded since it was made (see changes()). */
+  private changed = {
+    forgetAll: false,
+    forget: new Set<string>(),
+    files: new Map<string, { lines: Map<number, string>; reads: number }>(),
+    reads: 0,
+    recent: [] as string[],
+  };
 
   constructor(readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS) {}
 
@@ -103,7 +128,7 @@ export class SessionMemory {
   /** Take in what another copy of (part of) this memory recorded. */
   merge(snapshot: SessionSnapshot): void {
     for (const [path, lines, reads] of snapshot.files) {
-      const file = this.recordLines(path, lines);
+      const file = this.store(path, lines);
       file.reads = Math.max(file.reads, reads ?? 0);
     }
     this.reads = Math.max(this.reads, snapshot.reads ?? 0);
@@ -127,8 +152,69 @@ export class SessionMemory {
   /** Count one read (of `path`, when the read is of one file; `key`: its readKeyOf). */
   noteRead(path: string | undefined, key?: string): void {
     this.reads++;
-    if (path !== undefined) this.recordLines(path, []).reads++;
-    if (key !== undefined) this.noteKey(key);
+    this.changed.reads++;
+    if (path !== undefined) {
+      this.recordLines(path, []).reads++;
+      this.changedFile(path).reads++;
+    }
+    if (key !== undefined) {
+      this.noteKey(key);
+      this.changed.recent.push(key);
+    }
+  }
+
+  /**
+   * Forget what was shown of `path` (every file without one): the agent's copy is gone or may
+   * differ (its context was compacted, or a read was shown that could not be recorded), so nothing
+   * of it folds until shown again. Read counts and read keys stay.
+   */
+  forget(path?: string): void {
+    if (path === undefined) {
+      for (const p of [...this.files.keys()]) this.drop(p);
+      this.changed.forgetAll = true;
+      this.changed.forget.clear();
+      this.changed.files.clear();
+      return;
+    }
+    const key = normalizeSessionPath(path);
+    this.drop(key);
+    this.changed.forget.add(key);
+    this.changed.files.delete(key);
+  }
+
+  private drop(key: string): void {
+    const file = this.files.get(key);
+    if (!file) return;
+    this.files.delete(key);
+    for (const t of file.lines.values()) this.chars -= t.length;
+  }
+
+  /** What this copy recorded since it was made: see SessionChanges. */
+  changes(): SessionChanges {
+    const c = this.changed;
+    return {
+      forgetAll: c.forgetAll,
+      forget: [...c.forget],
+      files: [...c.files].map(([path, f]) => [path, [...f.lines], f.reads]),
+      reads: c.reads,
+      recent: [...c.recent],
+    };
+  }
+
+  /** Apply what another copy recorded (its changes()) on top of this memory. */
+  applyChanges(c: SessionChanges): void {
+    if (c.forgetAll) for (const p of [...this.files.keys()]) this.drop(p);
+    for (const p of c.forget) this.drop(normalizeSessionPath(p));
+    for (const [path, lines, reads] of c.files) this.store(path, lines).reads += reads;
+    this.reads += c.reads;
+    for (const key of c.recent) this.noteKey(key);
+  }
+
+  private changedFile(path: string): { lines: Map<number, string>; reads: number } {
+    const key = normalizeSessionPath(path);
+    let f = this.changed.files.get(key);
+    if (!f) this.changed.files.set(key, (f = { lines: new Map(), reads: 0 }));
+    return f;
   }
 
   /** Was this very read (readKeyOf) made before, recently? Asking again says the agent's copy is gone. */
@@ -182,6 +268,15 @@ export class SessionMemory {
 
   /** Remember these lines of a file (the file becomes the most recently read); returns its entry. */
   recordLines(path: string, lines: [number, string][]): FileMemory {
+    if (lines.length > 0) {
+      const changed = this.changedFile(path).lines;
+      for (const [no, text] of lines) changed.set(no, text);
+    }
+    return this.store(path, lines);
+  }
+
+  /** recordLines without counting it among this copy's changes (a snapshot being read in). */
+  private store(path: string, lines: [number, string][]): FileMemory {
     const key = normalizeSessionPath(path);
     let file = this.files.get(key);
     if (file)
