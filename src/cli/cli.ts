@@ -10,6 +10,7 @@ export const COMMANDS: CommandTable = {
   cat: async () => (await import('./actions/catAction.js')).registerCat,
   grep: async () => (await import('./actions/grepAction.js')).registerGrep,
   rank: async () => (await import('./actions/rankAction.js')).registerRank,
+  session: async () => (await import('./actions/sessionAction.js')).registerSession,
   serve: async () => (await import('./actions/serveAction.js')).registerServe,
   mcp: async () => (await import('./actions/mcpAction.js')).registerMcp,
   bench: async () => (await import('./actions/benchAction.js')).registerBench,

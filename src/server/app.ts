@@ -18,6 +18,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
+import { sessionId } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
@@ -25,7 +26,7 @@ import { DeadlineError, OverloadedError, Semaphore, withDeadline } from './limit
 import { rankDocuments } from './rank.js';
 import { bodyText, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
-import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
+import { batchRequestSchema, forgetBodySchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
 import { type AnswerBody, type AnswerFormat, failOpenPieces, failOpenResult, type PruneResultJson, resultToJson, toSwePrunerResponse } from './serialize.js';
 import { SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
@@ -209,6 +210,16 @@ export function createApp(options: AppOptions): Hono {
       for (const r of reqs) results.push(await answer(r));
     }
     return jsonBody(c, '{"results":[', ...results.flatMap((r, i) => (i ? [',', r] : [r])), ']}');
+  });
+
+  // The agent's context was compacted: the session forgets what it was shown (of one path, or
+  // all), so nothing folds until shown again. The same answer whether the id is known or not.
+  app.post('/v1/sessions/:id/forget', async (c) => {
+    const id = parse(sessionId, c.req.param('id'));
+    const text = await c.req.text();
+    const { path } = parse(forgetBodySchema, text.trim() === '' ? {} : parseJsonText(text));
+    sessions.forget(id, path);
+    return c.json({ ok: true });
   });
 
   app.post('/v1/rank', async (c) => {

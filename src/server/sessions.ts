@@ -36,6 +36,11 @@ export class SessionStore {
     return entry.memory;
   }
 
+  /** Forget what session `id` was shown (of `path`, or all); an unknown id is left unknown. */
+  forget(id: string, path?: string): void {
+    this.sessions.get(id)?.memory.forget(path);
+  }
+
   get size(): number {
     return this.sessions.size;
   }

@@ -13,8 +13,13 @@
  *
  * Bounded: a session keeps at most DISK_SESSION_LIMITS (oldest file out first); sessions unused
  * for MAX_AGE_MS are deleted, and at most MAX_SESSIONS are kept (least recently used out).
- * Concurrent calls of one session take turns through a lock file (created exclusively; a lock
- * older than STALE_LOCK_MS is taken over).
+ *
+ * A read (beginRead) loads the session and marks itself in progress; once its output reached the
+ * agent it commits what it recorded (its changes, applied to the session as it is then, so
+ * concurrent reads add up), or aborts (the session forgets the files it showed). A read left in
+ * progress by a process that is gone makes the next update forget the session. The lock file
+ * (created exclusively, holding the holder's pid) is held only to read and write the session
+ * file; one whose holder is gone is broken at once, and a read waits for it at most LOCK_WAIT_MS.
  * Any problem with the store (unwritable or foreign directory, corrupt file, lock not obtained in
  * time) costs only the memory: the read itself is never lost.
  */
@@ -174,6 +179,26 @@ export async function beginRead(id: string, onWarning: (msg: string) => void, di
         for (const path of [...files.map((f) => f[0]), ...forget]) session.forget(path);
       }, 'save that this read was not shown'),
   };
+}
+
+/**
+ * Forget what session `id` was shown of `path` (of every file without one): the agent's context
+ * was compacted or cut, so nothing is folded until shown again. False (with `onWarning`) when the
+ * store could not be used.
+ */
+export async function forgetShown(id: string, path: string | undefined, onWarning: (msg: string) => void, dir = sessionDir()): Promise<boolean> {
+  const file = sessionFile(dir, id);
+  try {
+    await claimStore(dir);
+    if ((await update(file, process.pid, (memory) => memory.forget(path))) === null) {
+      await markStale(file); // the next read forgets all of it
+      onWarning(`session ${id}: another call held it for ${LOCK_WAIT_MS / 1000} s; its next read forgets all it was shown`);
+    }
+    return true;
+  } catch (err) {
+    onWarning(`session store not usable (${(err as Error).message})`);
+    return false;
+  }
 }
 
 /**

@@ -106,6 +106,25 @@ describe('skim cat --session', () => {
   });
 });
 
+describe('skim session forget', () => {
+  it("after the agent's context was compacted, nothing folds until shown again (one file, or all)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const other = path.join(dir, 'other.py');
+    writeFileSync(other, readFileSync(EXAMPLE, 'utf8'));
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'fg' });
+    skim(['cat', EXAMPLE], e);
+    skim(['cat', other], e);
+    const q = (n: number) => ['--focus', `Where are caplog records cleared? (${n})`];
+    expect(skim(['cat', EXAMPLE, ...q(1)], e).stdout).toMatch(SEEN);
+    expect(skim(['session', 'forget', 'fg', '--path', EXAMPLE], e).status).toBe(0);
+    expect(skim(['cat', EXAMPLE, ...q(2)], e).stdout).not.toMatch(SEEN);
+    expect(skim(['cat', other, ...q(3)], e).stdout).toMatch(SEEN);
+    expect(skim(['session', 'forget'], e).status).toBe(0); // SKIM_SESSION, all files
+    expect(skim(['cat', other, ...q(4)], e).stdout).not.toMatch(SEEN);
+    expect(skim(['session', 'forget'], { ...e, SKIM_SESSION: '' }).status).toBe(64);
+  }, 60_000);
+});
+
 describe('the on-disk store', () => {
   it('is bounded per session and starts afresh from a corrupt file', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));

@@ -48,9 +48,17 @@ describe('skim mcp over stdio', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(['grep', 'read_file']);
     const read = byName.read_file;
-    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'limit', 'lines', 'max_chars', 'offset', 'path']);
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual([
+      'context_compacted',
+      'context_focus_question',
+      'limit',
+      'lines',
+      'max_chars',
+      'offset',
+      'path',
+    ]);
     expect(read.inputSchema.required).toEqual(['path']);
-    expect(Object.keys(byName.grep.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'glob', 'path', 'pattern']);
+    expect(Object.keys(byName.grep.inputSchema.properties ?? {}).sort()).toEqual(['context_compacted', 'context_focus_question', 'glob', 'path', 'pattern']);
     expect(read.description).toMatch(/lines="a-b"/);
     expect(read.description).toMatch(/unchanged since an earlier read/);
     const hint = JSON.stringify(read.inputSchema.properties?.context_focus_question);
@@ -92,6 +100,13 @@ describe('skim mcp over stdio', () => {
       }),
     );
     expect(again).not.toMatch(/unchanged since an earlier read/);
+  });
+
+  it('after the agent says its context was compacted, nothing folds until shown again', async () => {
+    const ask = (q: string, compacted?: boolean) =>
+      client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: q, context_compacted: compacted } }).then(text);
+    expect(await ask('Which proxy does a URL get?')).toMatch(/unchanged since an earlier read/);
+    expect(await ask('Which proxy does an https URL get?', true)).not.toMatch(/unchanged since an earlier read/);
   });
 
   it('a few reads into a run (a new connection), prunes to the question, keeping original numbers and marking omitted ranges', async () => {

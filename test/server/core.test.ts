@@ -136,6 +136,17 @@ describe('sessions over HTTP', () => {
     expect((await read({ code: SESSION, query: QUESTION })).text).not.toMatch(seenMarker);
   });
 
+  it('POST /v1/sessions/{id}/forget: nothing folds until shown again; an unknown id answers the same', async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const read = (query?: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'f', query }).then((r) => r.json());
+    await read();
+    expect((await read(QUESTION)).text).toMatch(seenMarker);
+    const forgot = await post(a, '/v1/sessions/f/forget', { path: 'session.py' });
+    expect(forgot.status).toBe(200);
+    expect((await read('Where is the proxy bypassed?')).text).not.toMatch(seenMarker);
+    expect(await (await post(a, '/v1/sessions/nobody/forget', {})).json()).toEqual(await forgot.json());
+  });
+
   it('a batch naming a session runs in order', async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
     const req = { code: SESSION, path: 'session.py', session: 'b' };
