@@ -60,6 +60,11 @@ export interface Document {
    * Omitted runs of such lines get an "unchanged since an earlier read" marker of their own.
    */
   seen?: Uint8Array;
+  /**
+   * For seen lines that moved since they were shown (lines inserted or deleted above them): the
+   * line's earlier number minus its current one (0: shown at its own number).
+   */
+  seenShift?: Int32Array;
 }
 
 // ---------------------------------------------------------------------------

@@ -24,10 +24,10 @@
  * time) costs only the memory: the read itself is never lost.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, realpathSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type SessionLimits, SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
 
 export const DISK_SESSION_LIMITS: SessionLimits = { maxFiles: 64, maxChars: 1_500_000 };
@@ -52,6 +52,19 @@ const PREFIX = 'skim-session-';
 /** Names the store made: prefix, a 32-hex hash, and one of its suffixes (a temp file adds pid and random). */
 const OWN_NAME = /^skim-session-[0-9a-f]{32}(?:\.json|\.lock|\.stale|\.\d+-[0-9a-f]{16}\.tmp)$/;
 const SESSION_NAME = /^skim-session-[0-9a-f]{32}\.json$/;
+
+/**
+ * The key a session remembers a file under: the path resolved against the working directory and
+ * symlinks, so `a/x.py`, `../a/x.py` and a link to it are one file (as typed when it does not exist).
+ */
+export function canonicalPath(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    return abs;
+  }
+}
 
 /** A session's file name: a hash, so any id is a safe name and ids are not readable from the listing. */
 function sessionFile(dir: string, id: string): string {
@@ -147,7 +160,7 @@ export async function beginRead(id: string, onWarning: (msg: string) => void, di
     onWarning(`session store not usable (${(err as Error).message}); this read is not remembered`);
     return null;
   }
-  const memory = SessionMemory.fromSnapshot(snapshot, DISK_SESSION_LIMITS);
+  const memory = SessionMemory.fromSnapshot(snapshot, DISK_SESSION_LIMITS, canonicalPath);
   // The first of commit/abort decides; a later call waits for it (an output failure can call
   // abort twice: from the failed write and from the process's error handler).
   let ended: Promise<void> | null = null;
@@ -217,7 +230,7 @@ async function update<T>(file: string, pid: number, change: (memory: SessionMemo
     } catch {
       // new, expired or unreadable: start afresh
     }
-    const memory = SessionMemory.fromSnapshot(stored, DISK_SESSION_LIMITS);
+    const memory = SessionMemory.fromSnapshot(stored, DISK_SESSION_LIMITS, canonicalPath);
     const now = Date.now();
     const pending = (stored.pending ?? []).filter((p) => now - p[2] < PENDING_MAX_MS && isAlive(p[0]));
     // A read that ended without saying whether it was shown (the process died), or one served

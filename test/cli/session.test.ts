@@ -3,7 +3,7 @@
  * --session or SKIM_SESSION, kept on disk under SKIM_SESSION_DIR; batch lines with "session".
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,21 @@ describe('skim cat --session', () => {
     expect(r.stdout.length).toBeLessThanOrEqual(4000);
     expect(r.stdout).toContain('def reset(self)');
   });
+});
+
+describe('skim cat --session: one file, however it is named', () => {
+  it('a relative path and a symlink name the file an absolute path read', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const file = path.join(dir, 'logging.py');
+    writeFileSync(file, readFileSync(EXAMPLE, 'utf8'));
+    symlinkSync(file, path.join(dir, 'link.py'));
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'names' });
+    skim(['cat', file], e);
+    const viaRelative = skim(['cat', path.relative(ROOT, file), '--focus', 'Where are caplog records cleared?'], e);
+    expect(viaRelative.stdout).toMatch(SEEN);
+    const viaLink = skim(['cat', path.join(dir, 'link.py'), '--focus', 'Where are caplog records reset?'], e);
+    expect(viaLink.stdout).toMatch(SEEN);
+  }, 60_000);
 });
 
 describe('skim session forget', () => {

@@ -15,8 +15,12 @@ export function ingestInput(job: PruneJob, admitted: Admitted): Ingested {
   const doc = ingest(req.code, { path: req.path, language: job.language, detectLanguage, firstLine: req.firstLine });
   // Session memory: lines the session was shown before, unchanged, need not be shown again,
   // unless the agent asked for them.
-  const seen = req.session && !askedExplicitly(job, admitted, doc) ? req.session.seenMask(doc) : undefined;
-  if (seen?.some((v) => v === 1)) doc.seen = seen;
+  const shifts = new Int32Array(doc.lines.length);
+  const seen = req.session && !askedExplicitly(job, admitted, doc) ? req.session.seenMask(doc, shifts) : undefined;
+  if (seen?.some((v) => v === 1)) {
+    doc.seen = seen;
+    if (shifts.some((v) => v !== 0)) doc.seenShift = shifts;
+  }
   return { doc, tokensIn, mode, keepAll: nothingToPrune(job, admitted, doc.lines.length) };
 }
 

@@ -75,6 +75,58 @@ export function normalizeSessionPath(path: string): string {
   return p;
 }
 
+/** Moved lines fold only in runs at least this long: a lone blank line or brace matches anywhere. */
+export const MIN_MOVED_RUN = 3;
+/** Earlier positions looked at per line text (bounds the mapping's work on repetitive files). */
+const MAX_POSITIONS_PER_TEXT = 8;
+
+/**
+ * Mark in `seen` (with their offset in `shifts`) the lines of a segment that were shown at
+ * another line number: runs of consecutive lines shown in the same order at one offset. Work is
+ * bounded by the segment's lines times MAX_POSITIONS_PER_TEXT.
+ */
+function mapMoved(doc: Document, segLines: number[], shown: Map<number, string>, seen: Uint8Array, shifts: Int32Array): void {
+  const at = new Map<string, number[]>();
+  for (const [no, text] of shown) {
+    const list = at.get(text);
+    if (!list) at.set(text, [no]);
+    else if (list.length < MAX_POSITIONS_PER_TEXT) list.push(no);
+  }
+  const used = new Set<number>();
+  for (const i of segLines) if (seen[i]) used.add(doc.lines[i].lineNo!);
+  for (let k = 0; k < segLines.length; ) {
+    const first = doc.lines[segLines[k]];
+    if (seen[segLines[k]] || first.lineNo === null) {
+      k++;
+      continue;
+    }
+    // the longest run from here at any offset its text was shown at
+    let best = 0;
+    let bestShift = 0;
+    for (const earlier of at.get(first.text) ?? []) {
+      const shift = earlier - first.lineNo;
+      if (shift === 0) continue;
+      let len = 0;
+      while (k + len < segLines.length) {
+        const l = doc.lines[segLines[k + len]];
+        if (l.lineNo === null || seen[segLines[k + len]] || used.has(l.lineNo + shift) || shown.get(l.lineNo + shift) !== l.text) break;
+        len++;
+      }
+      if (len > best) [best, bestShift] = [len, shift];
+    }
+    if (best < MIN_MOVED_RUN) {
+      k++;
+      continue;
+    }
+    for (let j = k; j < k + best; j++) {
+      seen[segLines[j]] = 1;
+      shifts[segLines[j]] = bestShift;
+      used.add(doc.lines[segLines[j]].lineNo! + bestShift);
+    }
+    k += best;
+  }
+}
+
 /** What the session knows of one file. */
 interface FileMemory {
   /** line number -> the text shown there */
@@ -100,10 +152,23 @@ export class SessionMemory {
     recent: [] as string[],
   };
 
-  constructor(readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS) {}
+  /**
+   * `canonical`: the file a path names, for the key (an adapter with a file system resolves it
+   * against the working directory and symlinks, so `a/x.py`, `../a/x.py` and a link to it are one
+   * file); paths are shown as the read names them.
+   */
+  constructor(
+    readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+    private readonly canonical?: (path: string) => string,
+  ) {}
 
-  static fromSnapshot(snapshot: SessionSnapshot | undefined, limits?: SessionLimits): SessionMemory {
-    const m = new SessionMemory(limits);
+  /** The key a path is remembered under. */
+  keyOf(path: string): string {
+    return normalizeSessionPath(this.canonical ? this.canonical(path) : path);
+  }
+
+  static fromSnapshot(snapshot: SessionSnapshot | undefined, limits?: SessionLimits, canonical?: (path: string) => string): SessionMemory {
+    const m = new SessionMemory(limits, canonical);
     if (snapshot) m.merge(snapshot);
     return m;
   }
@@ -117,7 +182,7 @@ export class SessionMemory {
     const files: SessionSnapshot['files'] = [];
     const done = new Set<string>();
     for (const path of paths) {
-      const p = normalizeSessionPath(path);
+      const p = this.keyOf(path);
       const f = this.files.get(p);
       if (f && !done.has(p)) files.push([p, [...f.lines], f.reads]);
       done.add(p);
@@ -146,7 +211,7 @@ export class SessionMemory {
 
   /** Reads of this path so far. */
   readsOf(path: string | undefined): number {
-    return path === undefined ? 0 : (this.files.get(normalizeSessionPath(path))?.reads ?? 0);
+    return path === undefined ? 0 : (this.files.get(this.keyOf(path))?.reads ?? 0);
   }
 
   /** Count one read (of `path`, when the read is of one file; `key`: its readKeyOf). */
@@ -176,7 +241,7 @@ export class SessionMemory {
       this.changed.files.clear();
       return;
     }
-    const key = normalizeSessionPath(path);
+    const key = this.keyOf(path);
     this.drop(key);
     this.changed.forget.add(key);
     this.changed.files.delete(key);
@@ -204,14 +269,14 @@ export class SessionMemory {
   /** Apply what another copy recorded (its changes()) on top of this memory. */
   applyChanges(c: SessionChanges): void {
     if (c.forgetAll) for (const p of [...this.files.keys()]) this.drop(p);
-    for (const p of c.forget) this.drop(normalizeSessionPath(p));
+    for (const p of c.forget) this.drop(this.keyOf(p));
     for (const [path, lines, reads] of c.files) this.store(path, lines).reads += reads;
     this.reads += c.reads;
     for (const key of c.recent) this.noteKey(key);
   }
 
   private changedFile(path: string): { lines: Map<number, string>; reads: number } {
-    const key = normalizeSessionPath(path);
+    const key = this.keyOf(path);
     let f = this.changed.files.get(key);
     if (!f) this.changed.files.set(key, (f = { lines: new Map(), reads: 0 }));
     return f;
@@ -231,24 +296,31 @@ export class SessionMemory {
 
   /** Was this exact text shown at this line of this file earlier in the session? */
   hasSeen(path: string, lineNo: number, text: string): boolean {
-    return this.files.get(normalizeSessionPath(path))?.lines.get(lineNo) === text;
+    return this.files.get(this.keyOf(path))?.lines.get(lineNo) === text;
   }
 
   /**
    * Per input line of `doc`: 1 when that line was shown before, unchanged, in this session. Only
    * file reads collapse: grep output is an index of locations the agent navigates by, and each of
    * its lines costs about what a marker would.
+   *
+   * With `shifts`, lines that only moved since they were shown (lines inserted or deleted above
+   * them) count too: shifts[i] is then the line's earlier number minus its current one. The file
+   * as shown is mapped to the current one run by run: a run of at least MIN_MOVED_RUN consecutive
+   * lines whose texts were shown, in the same order, at one offset (a hunk of a line diff), each
+   * earlier line used once. Lines at their own number need no run.
    */
-  seenMask(doc: Document): Uint8Array {
+  seenMask(doc: Document, shifts?: Int32Array): Uint8Array {
     const seen = new Uint8Array(doc.lines.length);
     for (const seg of doc.segments) {
       if (!seg.path || !seg.contiguous) continue;
-      const lines = this.files.get(normalizeSessionPath(seg.path))?.lines;
+      const lines = this.files.get(this.keyOf(seg.path))?.lines;
       if (!lines) continue;
       for (const i of seg.lines) {
         const l = doc.lines[i];
         if (l.lineNo !== null && lines.get(l.lineNo) === l.text) seen[i] = 1;
       }
+      if (shifts) mapMoved(doc, seg.lines, lines, seen, shifts);
     }
     return seen;
   }
@@ -277,7 +349,7 @@ export class SessionMemory {
 
   /** recordLines without counting it among this copy's changes (a snapshot being read in). */
   private store(path: string, lines: [number, string][]): FileMemory {
-    const key = normalizeSessionPath(path);
+    const key = this.keyOf(path);
     let file = this.files.get(key);
     if (file)
       this.files.delete(key); // re-insert: most recent last

@@ -15,6 +15,17 @@ export function rememberShown(session: SessionMemory, req: PruneRequest, doc: Do
   }
   const limit = req.outputLimit === undefined ? null : parseOutputLimit(req.outputLimit);
   const visible = limit ? visibleKept(doc, result.keepMask, result.text, limit) : result.keepMask;
-  if (visible) session.recordShown(doc, visible);
-  else for (const seg of doc.segments) if (seg.path) session.forget(seg.path);
+  if (!visible) {
+    for (const seg of doc.segments) if (seg.path) session.forget(seg.path);
+    return;
+  }
+  session.recordShown(doc, visible);
+  // Lines folded as moved: their marker told the agent where they are now (not vouched for under
+  // a limit that may have cut the marker away).
+  const shift = doc.seenShift;
+  if (shift && !limit)
+    session.recordShown(
+      doc,
+      Uint8Array.from(shift, (v, i) => (v !== 0 && !result.keepMask[i] ? 1 : 0)),
+    );
 }
