@@ -231,7 +231,8 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     out.readCharsIn += obs.body.length;
     out.readCharsOut += text.length;
     if (gold.length > 0) out.goldReads++;
-    shown.recordShown(doc, keep ?? new Uint8Array(doc.lines.length).fill(1));
+    // (lines folded as moved are in the context at their new numbers now: the marker said where)
+    shown.recordShown(doc, keep ? keep.map((v, i) => (v || inContext?.[i] ? 1 : 0)) : new Uint8Array(doc.lines.length).fill(1));
     if (lost > 0) {
       // The re-read: one more assistant turn (the same command again), then the whole observation.
       out.lostReads++;
