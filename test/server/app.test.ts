@@ -193,6 +193,7 @@ describe('methods', () => {
     ['GET', '/v1/prune', 'POST'],
     ['PUT', '/v1/prune/batch', 'POST'],
     ['GET', '/v1/rank', 'POST'],
+    ['GET', '/v1/sessions/run-1/forget', 'POST'],
     ['POST', '/health', 'GET, HEAD'],
     ['DELETE', '/v1/info', 'GET, HEAD'],
     ['POST', '/', 'GET, HEAD'],
