@@ -313,9 +313,12 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       }
     }
     const gold = read.gold_obs_lines.filter((k) => k >= 1 && k <= doc.lines.length);
+    // A gold line left out is not lost when the context already shows it: at its number, or (moved
+    // by an edit since) at the number the session's line mapping gives it.
+    const inContext = keep && read.path ? shown.seenMask(doc, new Int32Array(doc.lines.length)) : null;
     const lost = keep
       ? gold.filter((k) => {
-          if (keep![k - 1]) return false;
+          if (keep![k - 1] || inContext?.[k - 1]) return false;
           const l = doc.lines[k - 1];
           return !(read.path && l.lineNo !== null && shown.hasSeen(read.path, l.lineNo, l.text));
         }).length
@@ -325,7 +328,8 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     out.readCharsIn += obs.body.length;
     out.readCharsOut += text.length;
     if (gold.length > 0) out.goldReads++;
-    shown.recordShown(doc, keep ?? new Uint8Array(doc.lines.length).fill(1));
+    // (lines folded as moved are in the context at their new numbers now: the marker said where)
+    shown.recordShown(doc, keep ? keep.map((v, i) => (v || inContext?.[i] ? 1 : 0)) : new Uint8Array(doc.lines.length).fill(1));
     credit('read', i, obs.body.length, text.length, lost > 0 ? rereadCost(i) : 0);
     if (lost > 0) {
       out.lostReads++;

@@ -14,6 +14,7 @@ export const COMMANDS: CommandTable = {
   run: async () => (await import('./actions/runAction.js')).registerRun,
   out: async () => (await import('./actions/outAction.js')).registerOut,
   show: async () => (await import('./actions/showAction.js')).registerShow,
+  session: async () => (await import('./actions/sessionAction.js')).registerSession,
   serve: async () => (await import('./actions/serveAction.js')).registerServe,
   mcp: async () => (await import('./actions/mcpAction.js')).registerMcp,
   bench: async () => (await import('./actions/benchAction.js')).registerBench,

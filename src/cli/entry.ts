@@ -1,12 +1,17 @@
 /** What every process entry of `skim` does first: quiet EPIPE, `--version` without commander, errors as exit 70. */
+import { EXIT_OUTPUT } from '../core/errors.js';
 import { VERSION } from '../version.js';
+import { runEarlyExitHooks } from './output.js';
 
 export function start(load: () => Promise<(argv: string[]) => Promise<void>>): void {
-  // `skim cat big.py | head`: the reader went away. Stop quietly, like cat does on SIGPIPE.
+  // `skim cat big.py | head`: the reader went away. Stop quietly, like cat does on SIGPIPE, once
+  // session memory has noted that this read was not shown.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`skim: cannot write output: ${err.message}\n`);
-    process.exit(74);
+    void runEarlyExitHooks().finally(() => {
+      if (err.code === 'EPIPE') process.exit(0);
+      process.stderr.write(`skim: cannot write output: ${err.message}\n`);
+      process.exit(EXIT_OUTPUT);
+    });
   });
 
   const args = process.argv.slice(2);

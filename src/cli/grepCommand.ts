@@ -611,7 +611,8 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
   }
 
   // Session memory and pruning load the model and the session store: only when asked for.
-  const { withSession, taskOf } = await import('./session.js');
+  const { withSession, taskOf, outputLimitOf } = await import('./session.js');
+  const outputLimit = outputLimitOf(env);
   return withSession({ session: sessionId, task: p.task }, async (session) => {
     let text = '';
     const shown: Array<[string, number, string]> = [];
@@ -619,7 +620,8 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
       write: prunedLines ? (t) => void (text += t) : io.stdout,
       message,
       readStdin: io.readStdin,
-      shown: session && !prunedLines ? (file, lineNo, line) => void shown.push([file, lineNo, line]) : undefined,
+      // (under a harness output limit, streamed lines are not remembered: which of them it shows is not known here)
+      shown: session && !prunedLines && !outputLimit ? (file, lineNo, line) => void shown.push([file, lineNo, line]) : undefined,
     });
     if (session) {
       const byFile = new Map<string, [number, string][]>();
@@ -630,7 +632,15 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     if (prunedLines && text !== '') {
       const { prunerFor } = await import('./io.js');
       const pruner = prunerFor({ scorer: p.scorer, model: p.model });
-      const result = await pruner.prune({ code: text, query: p.focus, task: taskOf({ task: p.task }), ratio: p.ratio, tokens: p.tokens, session });
+      const result = await pruner.prune({
+        code: text,
+        query: p.focus,
+        task: taskOf({ task: p.task }),
+        ratio: p.ratio,
+        tokens: p.tokens,
+        outputLimit,
+        session,
+      });
       for (const d of result.diagnostics) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
       await io.stdout(result.text);
     }

@@ -67,13 +67,7 @@ export async function readInput(file: string | undefined): Promise<Buffer> {
   return readFileBytes(file);
 }
 
-export function writeOut(text: string, encoding: BufferEncoding = 'utf8'): Promise<void> {
-  const { stdout } = cliIO();
-  return new Promise((resolve) => {
-    if (stdout.write(text, encoding)) resolve();
-    else stdout.once('drain', () => resolve());
-  });
-}
+export { writeOut } from './output.js';
 
 /** A line on stderr (a message of the command, not its output). */
 export function writeErr(text: string): void {

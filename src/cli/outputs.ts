@@ -10,6 +10,7 @@ import { fileReadOf } from '../core/output/readCommand.js';
 import { outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
 import { prune } from '../core/prune.js';
+import type { SessionMemory } from '../core/session/memory.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
 import { jsonResult } from './actions/pruneAction.js';
@@ -50,31 +51,44 @@ export function capNote(c: Captured): string | undefined {
  */
 export async function printOutput(c: Captured, command: string, flags: OutputFlags, notes: string[], extra: Record<string, unknown> = {}): Promise<void> {
   const { text, encoding, warning } = decodeInput(c.output);
-  const answer = await withSession(flags, async (session): Promise<{ text: string; warnings: string[]; json: object }> => {
-    try {
-      const read = fileReadOf(command);
-      if (read) {
-        const r = await prune({ code: text, query: flags.focus ?? '', task: taskOf(flags), path: read.path, firstLine: read.firstLine, session });
-        return { text: r.text, warnings: r.warnings, json: jsonResult(r) };
-      }
-      const r = pruneCommandOutput({
-        text,
-        command,
-        query: flags.focus,
-        task: taskOf(flags),
-        exitCode: extra.exitCode as number | undefined,
-        memory: session?.outputs,
-      });
-      return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
-    } catch (err) {
-      const r = failedOpen(text, err);
-      return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
-    }
+  // written inside the session's read: what it records is kept only once the output was written whole
+  const warnings = await withSession(flags, async (session) => {
+    const answer = await pruneForAgent(text, command, flags, extra, session);
+    const all = [...(warning ? [warning] : []), ...answer.warnings, ...notes];
+    if (flags.json) await writeOut(`${JSON.stringify({ ...answer.json, warnings: all, ...extra })}\n`);
+    else await writeOut(answer.text, encoding);
+    return all;
   });
-  const warnings = [...(warning ? [warning] : []), ...answer.warnings, ...notes];
-  if (flags.json) await writeOut(`${JSON.stringify({ ...answer.json, warnings, ...extra })}\n`);
-  else await writeOut(answer.text, encoding);
   for (const w of warnings) warn(w);
+}
+
+/** The output pruned: as a read of one file when the command read one (the code pipeline), else by its shape; whole on any failure. */
+async function pruneForAgent(
+  text: string,
+  command: string,
+  flags: OutputFlags,
+  extra: Record<string, unknown>,
+  session: SessionMemory | undefined,
+): Promise<{ text: string; warnings: string[]; json: object }> {
+  try {
+    const read = fileReadOf(command);
+    if (read) {
+      const r = await prune({ code: text, query: flags.focus ?? '', task: taskOf(flags), path: read.path, firstLine: read.firstLine, session });
+      return { text: r.text, warnings: r.warnings, json: jsonResult(r) };
+    }
+    const r = pruneCommandOutput({
+      text,
+      command,
+      query: flags.focus,
+      task: taskOf(flags),
+      exitCode: extra.exitCode as number | undefined,
+      memory: session?.outputs,
+    });
+    return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
+  } catch (err) {
+    const r = failedOpen(text, err);
+    return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
+  }
 }
 
 /** The output whole, with the reason it was not pruned. */

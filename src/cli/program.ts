@@ -6,7 +6,7 @@
  * cat, grep and rank.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT_CODES, EXIT_INTERNAL, SkimError } from '../core/errors.js';
+import { EXIT_CODES, EXIT_INTERNAL, EXIT_OUTPUT, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { type CliIO, cliIO, withCliIO } from './io.js';
 
@@ -66,6 +66,8 @@ export function exitCodeOf(err: unknown): number {
     stderr.write(`skim: ${err.message}\n`);
     return EXIT_CODES[err.code];
   }
+  // the output could not be written: ./entry.ts says so (or stays quiet for EPIPE) and exits
+  if ((err as NodeJS.ErrnoException)?.syscall === 'write') return (err as NodeJS.ErrnoException).code === 'EPIPE' ? 0 : EXIT_OUTPUT;
   stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
   if (env.SKIM_DEBUG) stderr.write(`${(err as Error)?.stack}\n`);
   return EXIT_INTERNAL;

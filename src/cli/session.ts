@@ -1,11 +1,15 @@
 /**
  * Session memory and the run's task for the read commands (`skim cat`, `skim grep`, `skim prune`):
  * `--session ID` / SKIM_SESSION names a session kept on disk (src/tools/sessionStore.ts),
- * `--task TEXT` / SKIM_TASK the run's overall task. A shell recipe sets both once per run.
+ * `--task TEXT` / SKIM_TASK the run's overall task, SKIM_OUTPUT_LIMIT what the harness shows of a
+ * long output. A shell recipe sets them once per run.
  */
+import { SkimError } from '../core/errors.js';
 import type { SessionMemory } from '../core/session/memory.js';
-import { openSession, sessionDir } from '../tools/sessionStore.js';
+import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/session/outputLimit.js';
+import { beginRead, sessionDir } from '../tools/sessionStore.js';
 import { cliIO, warn } from './io.js';
+import { onEarlyExit } from './output.js';
 
 export interface SessionFlags {
   session?: string;
@@ -18,21 +22,45 @@ export function taskOf(flags: SessionFlags): string | undefined {
   return t && t.trim() !== '' ? t : undefined;
 }
 
+/** SKIM_OUTPUT_LIMIT, checked (a usage error names the accepted spellings); undefined when unset or empty. */
+export function outputLimitOf(env: NodeJS.ProcessEnv = cliIO().env): string | undefined {
+  const spec = env.SKIM_OUTPUT_LIMIT?.trim();
+  if (!spec) return undefined;
+  if (!parseOutputLimit(spec)) throw new SkimError(`SKIM_OUTPUT_LIMIT must be ${OUTPUT_LIMIT_HELP}, got "${spec}"`, 'EUSAGE');
+  return spec;
+}
+
+/**
+ * The limit as it applies to a part of the output that starts `written` characters in: what
+ * remains of its head (a head+tail cut's tail is not counted on: the total is not known yet).
+ */
+export function limitAfter(spec: string, written: number): string {
+  const limit = parseOutputLimit(spec)!;
+  const head = limit.cut === 'head' ? limit.chars : Math.floor(limit.chars / 2);
+  return `head:${Math.max(0, head - written)}`;
+}
+
 /**
  * Run `fn` with the named session's memory (or none when no session is named, or the store
- * cannot be used), then save what it recorded.
+ * cannot be used). When `fn` returns, its output was written whole: what it recorded is added to
+ * the session. When it throws, or its output fails (EPIPE), the session forgets the files it
+ * showed. A process killed meanwhile (SIGTERM while a write blocks on a full pipe, SIGKILL) holds
+ * no lock; the read it left in progress makes the next read forget the session's memory.
  */
 export async function withSession<T>(flags: SessionFlags, fn: (memory: SessionMemory | undefined) => Promise<T>): Promise<T> {
   const { env } = cliIO();
   const id = flags.session ?? env.SKIM_SESSION;
-  const open = id && id.trim() !== '' ? await openSession(id, warn, sessionDir(env)) : null;
-  if (!open) return fn(undefined);
+  const read = id && id.trim() !== '' ? await beginRead(id, warn, sessionDir(env)) : null;
+  if (!read) return fn(undefined);
+  const unregister = onEarlyExit(read.abort);
   try {
-    const out = await fn(open.memory);
-    await open.save();
+    const out = await fn(read.memory);
+    await read.commit();
     return out;
   } catch (err) {
-    await open.release();
+    await read.abort();
     throw err;
+  } finally {
+    unregister();
   }
 }

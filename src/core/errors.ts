@@ -35,6 +35,9 @@ export const EXIT_CODES: Record<SkimErrorCode, number> = {
 /** The exit code of anything else that escapes a command: an internal error (EX_SOFTWARE). */
 export const EXIT_INTERNAL = 70;
 
+/** The exit code when the output could not be written (EX_IOERR). */
+export const EXIT_OUTPUT = 74;
+
 /** HTTP status codes of the same errors. */
 export const HTTP_STATUS: Record<SkimErrorCode, 400 | 403 | 404 | 413> = {
   EUSAGE: 400,

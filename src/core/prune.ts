@@ -8,7 +8,7 @@ import { admit } from './ingest/admit.js';
 import { ingestInput } from './ingest/ingestInput.js';
 import { readRequest } from './pipeline/job.js';
 import { round4 } from './pipeline/round.js';
-import type { Selection, Whole } from './pipeline/types.js';
+import type { PruneJob, Selection, Whole } from './pipeline/types.js';
 import { wholeOf } from './pipeline/whole.js';
 import { READ_POLICY, type ReadGate } from './policy/readPolicy.js';
 import { renderResult } from './render/result.js';
@@ -21,6 +21,7 @@ import { selectAllButSeen } from './select/keepAll.js';
 import { TOKENS } from './select/measure.js';
 import { planSelection } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
+import { rememberShown } from './session/shown.js';
 import { analyse } from './syntax/analyse.js';
 import type { Document, PruneRequest, PruneResult, Scorer } from './types.js';
 
@@ -59,19 +60,20 @@ export function prune(req: PruneRequest): Promise<PruneResult> {
 
 export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readPolicy?: ReadGate[] } = {}): Promise<PruneResult> {
   checkPruneRequest(req);
-  const { result, doc } = await runStages(scorer, req, opts.readPolicy ?? READ_POLICY);
-  // Session memory remembers what this result shows (kept lines, at their file line numbers),
-  // and counts the read (the read policy weighs how often and how late a path is read).
+  const job = readRequest(scorer, req, opts.readPolicy ?? READ_POLICY);
+  const { result, doc } = await runStages(job);
+  // Session memory remembers what this result shows the agent (kept lines, at their file line
+  // numbers), and counts the read (the read policy weighs how often and how late a path is read).
   if (req.session) {
-    if (doc) req.session.recordShown(doc, result.keepMask);
-    req.session.noteRead(req.path);
+    rememberShown(req.session, req, doc, result);
+    req.session.noteRead(req.path, job.readKey);
   }
   return result;
 }
 
 /** The stages in order; `doc` is null when the input came back whole before it was ingested. */
-async function runStages(scorer: Scorer, req: PruneRequest, readPolicy: ReadGate[]): Promise<{ result: PruneResult; doc: Document | null }> {
-  const job = readRequest(scorer, req, readPolicy);
+async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Document | null }> {
+  const { req } = job;
   const admitted = admit(job);
   if (admitted.kind === 'whole') return { result: wholeOf(job, admitted, admitted.tokensIn, null), doc: null };
   const input = ingestInput(job, admitted);

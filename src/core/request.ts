@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SkimError } from './errors.js';
 import { fileReadOf } from './output/readCommand.js';
 import type { SessionMemory } from './session/memory.js';
+import { OUTPUT_LIMIT_HELP, parseOutputLimit } from './session/outputLimit.js';
 import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { PruneRequest } from './types.js';
 
@@ -46,6 +47,11 @@ export const REQUEST_FIELDS = {
   firstLine: lineNumber.optional(),
   grepFiles: z.array(z.string().min(1).max(4096)).max(50_000).optional(),
   window: z.boolean().optional(),
+  outputLimit: z
+    .string()
+    .max(64)
+    .refine((s) => parseOutputLimit(s) !== null, { error: `must be ${OUTPUT_LIMIT_HELP}` })
+    .optional(),
 };
 
 /** The rules of single values, for other schemas (rank requests, MCP tool arguments) and CLI options. */

@@ -60,6 +60,11 @@ export interface Document {
    * Omitted runs of such lines get an "unchanged since an earlier read" marker of their own.
    */
   seen?: Uint8Array;
+  /**
+   * For seen lines that moved since they were shown (lines inserted or deleted above them): the
+   * line's earlier number minus its current one (0: shown at its own number).
+   */
+  seenShift?: Int32Array;
 }
 
 // ---------------------------------------------------------------------------
@@ -225,6 +230,11 @@ export interface PruneRequest {
    * than a whole file. Inferred when `firstLine` > 1 or numbered input starts past line 1.
    */
   window?: boolean;
+  /**
+   * With session memory: what the harness shows the agent of a long output ("mini-swe-agent",
+   * "N", "head:N", "head+tail:N"; see core/session/outputLimit.ts). Lines cut away are not remembered.
+   */
+  outputLimit?: string;
   /**
    * Session memory (see core/session): lines this session was shown before, unchanged, collapse
    * into "unchanged since an earlier read" markers, and what this result shows is remembered.

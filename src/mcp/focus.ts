@@ -32,6 +32,8 @@ export interface FocusOptions {
   firstLine?: number;
   /** The files a grep output's lines name (the search knows them: a name may itself look like `a:5:b`). */
   grepFiles?: string[];
+  /** The agent named the range (offset/limit/lines): without a question it is shown in full. */
+  window?: boolean;
 }
 
 export async function focus(prune: PruneFn, output: string, question: string | undefined, opts: FocusOptions): Promise<string> {
@@ -43,7 +45,15 @@ export async function focus(prune: PruneFn, output: string, question: string | u
   }
   let r: PruneResult;
   try {
-    r = await prune({ code: output, query: q, path: opts.path, maxChars: opts.maxChars, firstLine: opts.firstLine, grepFiles: opts.grepFiles });
+    r = await prune({
+      code: output,
+      query: q,
+      path: opts.path,
+      maxChars: opts.maxChars,
+      firstLine: opts.firstLine,
+      grepFiles: opts.grepFiles,
+      window: opts.window,
+    });
   } catch (err) {
     (opts.log ?? stderrLog)(`skim mcp: prune failed, returning the output unpruned: ${(err as Error).message}`);
     return output;
@@ -61,11 +71,14 @@ export async function focus(prune: PruneFn, output: string, question: string | u
       ? 'to see an omitted range "(a-b)", call read_file with lines="a-b"'
       : 'read_file the file with offset/limit to see omitted lines';
   // Nothing kept: the agent must learn that skim judged the output unrelated (not that it failed),
-  // and how to see it anyway if that judgement is wrong.
-  const verdict =
-    keptLines === 0
-      ? `nothing here looked relevant to the question (relevance ${r.score.toFixed(2)}), so all ${r.keepMask.length} lines were omitted; if you need them anyway, call ${opts.kind} again without context_focus_question, or `
-      : `kept ${keptLines} of ${r.keepMask.length} lines for the question (${r.tokensOut} of ${r.tokensIn} tokens); `;
+  // and how to see it anyway if that judgement is wrong. Lines folded as shown before are not
+  // part of that judgement: the note counts only the lines it is about.
+  const unseen = r.keepMask.length - seen;
+  const anyway = `if you need them anyway, call ${opts.kind} again without context_focus_question, or `;
+  let verdict: string;
+  if (keptLines > 0) verdict = `kept ${keptLines} of ${r.keepMask.length} lines for the question (${r.tokensOut} of ${r.tokensIn} tokens); `;
+  else if (seen > 0) verdict = `none of the ${unseen} lines not shown before looked relevant to the question, so they were omitted; ${anyway}`;
+  else verdict = `nothing here looked relevant to the question (relevance ${r.score.toFixed(2)}), so all ${r.keepMask.length} lines were omitted; ${anyway}`;
   opts.notes.push(`[skim: ${verdict}${reread}]`);
   return withNewline(r.text);
 }

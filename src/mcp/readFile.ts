@@ -68,6 +68,7 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
     kind: 'read_file',
     remembers: tool.remembers,
     maxChars: args.max_chars,
+    window: args.lines !== undefined || args.offset !== undefined || args.limit !== undefined,
   });
   if (last < total || offset > 1) {
     const more = last < total ? `; call read_file with offset=${last + 1} to read on` : '';

@@ -31,8 +31,12 @@ export const READ_FILE_DESCRIPTION =
   'With context_focus_question, the output is pruned to the lines that answer that question plus what they depend on ' +
   '(imports, enclosing function/class headers, closing brackets); kept lines keep their original numbers. ' +
   'If you need an omitted range "(a-b)", call read_file again with lines="a-b" and no question. ' +
-  'Lines this session was already shown, unchanged, are folded into "unchanged since an earlier read (a-b)" markers: they are in your context above. ' +
+  'Lines this session was already shown, unchanged, are folded into "unchanged since an earlier read (a-b)" markers: they are in your context above ' +
+  '(a range you name with lines or offset/limit, without a question, is always shown in full, and so is a read you make again). ' +
   'Paths are relative to the workspace root; nothing outside it can be read.';
+
+const COMPACTED_HELP =
+  'Set true when your context was compacted or summarized since earlier reads: the lines this session showed before are shown again instead of folded (until shown anew).';
 
 export const GREP_DESCRIPTION =
   'Search files in the workspace for a regular expression, line by line, like `grep -rn`: ' +
@@ -51,6 +55,8 @@ export interface McpOptions {
   prune: PruneFn;
   /** A session on disk whose command outputs (kept by `skim run` / `skim out`) show_output can show. */
   session?: string;
+  /** What the client shows the model of a long tool result (SKIM_OUTPUT_LIMIT): lines beyond it are not remembered. */
+  outputLimit?: string;
   log?: (line: string) => void;
 }
 
@@ -66,8 +72,13 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const server = new McpServer({ name: 'skim', version: VERSION });
   // One connection is one session: what it was shown, it need not be shown again unchanged.
   const session = new SessionMemory();
-  const prune: PruneFn = (req) => opts.prune({ ...req, session });
+  const prune: PruneFn = (req) => opts.prune({ ...req, session, ...(opts.outputLimit ? { outputLimit: opts.outputLimit } : {}) });
   const tool = { remembers: true };
+  /** The agent says its context was compacted: the session forgets what it was shown. */
+  const forgetting = (compacted: boolean | undefined) => {
+    if (compacted) session.forget();
+    return tool;
+  };
 
   /** The one translation of errors for MCP: every error is a tool error (isError) the agent reads; one that is not a SkimError is logged too. */
   let running = 0;
@@ -98,10 +109,11 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
         max_chars: REQUEST_FIELDS.maxChars.describe(
           'Show the whole file (or window) pruned to at most this many characters, the lines that serve the question first.',
         ),
+        context_compacted: z.boolean().optional().describe(COMPACTED_HELP),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => run('read_file', () => readFileTool(ws, prune, args, tool)),
+    async ({ context_compacted, ...args }) => run('read_file', () => readFileTool(ws, prune, args, forgetting(context_compacted))),
   );
 
   server.registerTool(
@@ -118,10 +130,11 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
         path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: all of it).'),
         glob: z.string().optional().describe('Only search files whose path matches this glob, e.g. "*.py" or "src/**/*.ts".'),
         context_focus_question: REQUEST_FIELDS.query.describe(QUESTION_HELP),
+        context_compacted: z.boolean().optional().describe(COMPACTED_HELP),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => run('grep', () => grepTool(ws, prune, args, tool)),
+    async ({ context_compacted, ...args }) => run('grep', () => grepTool(ws, prune, args, forgetting(context_compacted))),
   );
 
   const disk = opts.session ? { id: opts.session, read: diskOutputs(opts.session, log) } : undefined;

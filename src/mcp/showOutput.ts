@@ -6,7 +6,7 @@
  */
 import type { OutputMemory } from '../core/output/memory.js';
 import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
-import { openSession } from '../tools/sessionStore.js';
+import { beginRead } from '../tools/sessionStore.js';
 
 export interface ShowOutputArgs {
   /** HANDLE or HANDLE:a-b, as the marker prints it. */
@@ -27,12 +27,12 @@ export type DiskOutputs = (use: (outputs: OutputMemory | undefined) => string) =
 
 export function diskOutputs(id: string, log: (line: string) => void, dir?: string): DiskOutputs {
   return async (use) => {
-    const open = await openSession(id, (msg) => log(`skim mcp: ${msg}`), dir);
-    if (!open) return use(undefined);
+    const read = await beginRead(id, (msg: string) => log(`skim mcp: ${msg}`), dir);
+    if (!read) return use(undefined);
     try {
-      return use(open.memory.outputs);
+      return await use(read.memory.outputs);
     } finally {
-      await open.release();
+      await read.commit(); // it recorded nothing: this only ends the read
     }
   };
 }

@@ -21,7 +21,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
-import { isOutputRequest, outputRequestOf, withFileRead } from '../core/request.js';
+import { isOutputRequest, outputRequestOf, sessionId, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
@@ -29,7 +29,7 @@ import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadlin
 import { rankDocuments } from './rank.js';
 import { bodyText, type OutputBody, outputBodyOf, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
-import { batchRequestSchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
+import { batchRequestSchema, forgetBodySchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
 import {
   type AnswerBody,
   type AnswerFormat,
@@ -299,6 +299,16 @@ export function createApp(options: AppOptions): Hono {
       for (const job of jobs) results.push(await answer(job));
     }
     return jsonBody(c, '{"results":[', ...results.flatMap((r, i) => (i ? [',', ...r] : r)), ']}');
+  });
+
+  // The agent's context was compacted: the session forgets what it was shown (of one path, or
+  // all), so nothing folds until shown again. The same answer whether the id is known or not.
+  app.post('/v1/sessions/:id/forget', async (c) => {
+    const id = parse(sessionId, c.req.param('id'));
+    const text = await c.req.text();
+    const { path } = parse(forgetBodySchema, text.trim() === '' ? {} : parseJsonText(text));
+    sessions.forget(id, sessionNamespace(c), path);
+    return c.json({ ok: true });
   });
 
   app.post('/v1/rank', async (c) => {

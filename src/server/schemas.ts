@@ -4,7 +4,7 @@
  * or map it. Unknown fields are stripped, not rejected.
  */
 import { z } from 'zod';
-import { FIELD_RULES, wireRequestSchema } from '../core/request.js';
+import { FIELD_RULES, REQUEST_FIELDS, wireRequestSchema } from '../core/request.js';
 
 export const pruneRequestSchema = wireRequestSchema;
 export type PruneRequestBody = z.infer<typeof pruneRequestSchema>;
@@ -47,3 +47,6 @@ export const rankRequestSchema = z.object({
 });
 
 export type RankRequestBody = z.infer<typeof rankRequestSchema>;
+
+/** POST /v1/sessions/{id}/forget: the file to forget (all of the session without one). */
+export const forgetBodySchema = z.object({ path: REQUEST_FIELDS.path });

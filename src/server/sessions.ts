@@ -85,6 +85,15 @@ export class SessionStore {
     return this.sessions.get(`${client}\u0000${id}`)?.memory;
   }
 
+  /** Forget what session `id` of `client` was shown (of `path`, or all); an unknown id is left unknown. */
+  forget(id: string, client = '', path?: string): void {
+    const key = `${client}\u0000${id}`;
+    const entry = this.sessions.get(key);
+    if (!entry) return;
+    entry.memory.forget(path);
+    this.measure(key, entry);
+  }
+
   /** Sessions held. */
   get size(): number {
     return this.sessions.size;

@@ -7,15 +7,15 @@ import type { PruneRequest, PruneResult } from '../../src/core/types.js';
 const FILE = Array.from({ length: 60 }, (_, i) => `line_${i + 1} = ${i + 1}`).join('\n') + '\n';
 const cat = (body: string) => `<returncode>0</returncode>\n<output>\n${body}</output>`;
 
-/** system, task, then: read the file, read it again, finish. */
-function run(): TrajectoryRun {
+/** system, task, then: read the file, read it again (`second`: as it is then), finish. */
+function run(second = FILE): TrajectoryRun {
   const messages = [
     { role: 'system', content: 'S'.repeat(100) },
     { role: 'user', content: 'T'.repeat(200) },
     { role: 'assistant', content: 'A'.repeat(50) }, // cost 300
     { role: 'user', content: cat(FILE) },
     { role: 'assistant', content: 'B'.repeat(50) },
-    { role: 'user', content: cat(FILE) },
+    { role: 'user', content: cat(second) },
     { role: 'assistant', content: 'C'.repeat(50) },
   ];
   const read = (gold: number[]) => ({ kind: 'file', path: 'a.py', file_lines: Array.from({ length: 60 }, (_, i) => i + 1), gold_obs_lines: gold });
@@ -80,9 +80,9 @@ describe('replayRun', () => {
     expect(r.cost).toBe(expected);
   });
 
-  it('session memory collapses the second read at no loss', async () => {
+  it('session memory collapses the second read (after an edit at its end) at no loss', async () => {
     const pruner = createPruner();
-    const r = await replayRun(run(), memory, (req) => pruner.prune(req));
+    const r = await replayRun(run(FILE.replace('line_60 = 60', 'line_60 = 61')), memory, (req) => pruner.prune(req));
     expect(r.lostReads).toBe(0);
     expect(r.readCharsOut).toBeLessThan(r.readCharsIn * 0.6);
     expect(r.cost).toBeLessThan(base);
@@ -121,7 +121,9 @@ describe('skim bench on a trajectories file', () => {
     const skim = rep.overall.find((r: { method: string }) => r.method === 'skim');
     const memory = rep.overall.find((r: { method: string }) => r.method === 'memory-only');
     expect(memory.lostReads).toBe(0);
-    expect(memory.readSaving).toBeGreaterThan(0);
+    // (these two runs re-read only ranges they name and files asked again: memory folds none of it)
+    expect(memory.readSaving).toBeGreaterThanOrEqual(0);
+    expect(skim.readSaving).toBeGreaterThan(0);
     expect(skim.reads).toBe(7);
     expect(await readFile(join(dir, 'r.svg'), 'utf8')).toMatch(/^<svg/);
   }, 60_000);

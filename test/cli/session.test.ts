@@ -2,29 +2,28 @@
  * Session memory for one-process-per-read shells: `skim cat` / `skim grep` / `skim prune` with
  * --session or SKIM_SESSION, kept on disk under SKIM_SESSION_DIR; batch lines with "session".
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DISK_SESSION_LIMITS, openSession } from '../../src/tools/sessionStore.js';
-import { BIN, ROOT, runSkim } from '../helpers/cli.js';
+import { beginRead, DISK_SESSION_LIMITS } from '../../src/tools/sessionStore.js';
 
+const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 const SEEN = /# \.\.\. (\d+) lines? unchanged since an earlier read \((\d+)-(\d+)\)/;
+const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 
 function env(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', SKIM_SESSION_DIR: dir, ...extra };
 }
-/** The command in-process with the environment `e` (SKIM_SESSION only when `e` has it). */
-async function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {
-  const r = await runSkim(args, { input, env: { ...e, SKIM_SESSION: e.SKIM_SESSION } });
+function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {
+  const r = spawnSync(process.execPath, [...ARGS, ...args], { cwd: ROOT, input, encoding: 'utf8', env: e, maxBuffer: 1 << 26 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-/** The built binary as a process: concurrent processes of one session take turns on its file. */
-function skimProcess(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string }> {
+function skimAsync(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: e });
+    const p = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: e });
     let stdout = '';
     p.stdout.on('data', (d) => (stdout += d));
     p.on('close', (status) => resolve({ status, stdout }));
@@ -32,14 +31,14 @@ function skimProcess(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: nu
 }
 
 describe('skim grep with a session and no --focus', () => {
-  it("prints grep's output unchanged and remembers the lines it showed", async () => {
+  it("prints grep's output unchanged and remembers the lines it showed", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const plain = env(path.join(dir, 'none'));
     delete plain.SKIM_SESSION;
-    const want = await skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
+    const want = skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
     expect(want.stdout.split('\n')).toHaveLength(3);
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'g-1' });
-    const got = await skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
+    const got = skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
     expect(got).toEqual(want);
     const stored = readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'));
     expect(stored).toHaveLength(1);
@@ -48,37 +47,41 @@ describe('skim grep with a session and no --focus', () => {
 });
 
 describe('skim cat --session', () => {
-  it('a second read of a window folds what the first showed, and an edit in between shows again', async () => {
+  it('a wider read folds what a window showed, a named range is shown in full, and an edit in between shows again', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'logging.py');
     const lines = readFileSync(EXAMPLE, 'utf8').split('\n');
     writeFileSync(file, lines.join('\n'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'run-1' });
-    const first = await skim(['cat', file, '--offset', '300', '--limit', '60'], e);
+    const first = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(SEEN);
-    const again = await skim(['cat', file, '--offset', '280', '--limit', '100'], e);
+    const again = skim(['cat', file], e);
     // (the class header at 358 comes back for the unseen lines of its body after 359)
     const m = SEEN.exec(again.stdout)!;
     expect(Number(m[2])).toBeGreaterThanOrEqual(300);
     expect(Number(m[3])).toBeLessThanOrEqual(359);
     expect(Number(m[1])).toBeGreaterThan(40);
     expect(again.stdout).toContain('   280\t');
+    // the range a marker names, asked for: those lines, in full
+    const named = skim(['cat', file, '--offset', '315', '--limit', '15'], e);
+    expect(named.stdout).not.toMatch(SEEN);
+    expect(named.stdout.split('\n').slice(0, 15)).toEqual(lines.slice(314, 329).map((l, k) => `${String(315 + k).padStart(6)}\t${l}`));
     lines[329] += '  # edited';
     writeFileSync(file, lines.join('\n'));
-    const edited = await skim(['cat', file, '--offset', '300', '--limit', '60'], e);
+    const edited = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(edited.stdout).toContain('# edited');
     // another session has seen nothing
-    const other = await skim(['cat', file, '--offset', '300', '--limit', '60', '--session', 'run-2'], e);
+    const other = skim(['cat', file, '--offset', '300', '--limit', '60', '--session', 'run-2'], e);
     expect(other.stdout).not.toMatch(SEEN);
     expect(readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
 
-  it('without a session nothing is stored', async () => {
+  it('without a session nothing is stored', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const e = env(path.join(dir, 'store'));
     delete e.SKIM_SESSION;
-    await skim(['cat', EXAMPLE], e);
+    skim(['cat', EXAMPLE], e);
     expect(() => readdirSync(path.join(dir, 'store'))).toThrow();
   });
 
@@ -86,54 +89,91 @@ describe('skim cat --session', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'par' });
     const windows = [1, 101, 201, 301];
-    const outs = await Promise.all(windows.map((w) => skimProcess(['cat', EXAMPLE, '--offset', String(w), '--limit', '100'], e)));
+    const outs = await Promise.all(windows.map((w) => skimAsync(['cat', EXAMPLE, '--offset', String(w), '--limit', '100'], e)));
     for (const o of outs) expect(o.status).toBe(0);
-    const all = await skim(['cat', EXAMPLE, '--offset', '1', '--limit', '400'], e);
-    expect(all.stdout).toMatch(/# \.\.\. 400 lines unchanged since an earlier read \(1-400\)/);
+    const stored = (await beginRead('par', () => {}, path.join(dir, 'store')))!;
+    const text = readFileSync(EXAMPLE, 'utf8').split('\n');
+    for (let n = 1; n <= 400; n++) expect(stored.memory.hasSeen(EXAMPLE, n, text[n - 1])).toBe(true);
+    await stored.commit();
   }, 60_000);
 
-  it('--max-chars returns the whole file pruned to at most that many characters', async () => {
+  it('--max-chars returns the whole file pruned to at most that many characters', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
-    const r = await skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?', '--max-chars', '4000'], env(dir));
+    const r = skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?', '--max-chars', '4000'], env(dir));
     expect(r.status).toBe(0);
     expect(r.stdout.length).toBeLessThanOrEqual(4000);
     expect(r.stdout).toContain('def reset(self)');
   });
 });
 
+describe('skim cat --session: one file, however it is named', () => {
+  it('a relative path and a symlink name the file an absolute path read', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const file = path.join(dir, 'logging.py');
+    writeFileSync(file, readFileSync(EXAMPLE, 'utf8'));
+    symlinkSync(file, path.join(dir, 'link.py'));
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'names' });
+    skim(['cat', file], e);
+    const viaRelative = skim(['cat', path.relative(ROOT, file), '--focus', 'Where are caplog records cleared?'], e);
+    expect(viaRelative.stdout).toMatch(SEEN);
+    const viaLink = skim(['cat', path.join(dir, 'link.py'), '--focus', 'Where are caplog records reset?'], e);
+    expect(viaLink.stdout).toMatch(SEEN);
+  }, 60_000);
+});
+
+describe('skim session forget', () => {
+  it("after the agent's context was compacted, nothing folds until shown again (one file, or all)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const other = path.join(dir, 'other.py');
+    writeFileSync(other, readFileSync(EXAMPLE, 'utf8'));
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'fg' });
+    skim(['cat', EXAMPLE], e);
+    skim(['cat', other], e);
+    const q = (n: number) => ['--focus', `Where are caplog records cleared? (${n})`];
+    expect(skim(['cat', EXAMPLE, ...q(1)], e).stdout).toMatch(SEEN);
+    expect(skim(['session', 'forget', 'fg', '--path', EXAMPLE], e).status).toBe(0);
+    expect(skim(['cat', EXAMPLE, ...q(2)], e).stdout).not.toMatch(SEEN);
+    expect(skim(['cat', other, ...q(3)], e).stdout).toMatch(SEEN);
+    expect(skim(['session', 'forget'], e).status).toBe(0); // SKIM_SESSION, all files
+    expect(skim(['cat', other, ...q(4)], e).stdout).not.toMatch(SEEN);
+    expect(skim(['session', 'forget'], { ...e, SKIM_SESSION: '' }).status).toBe(64);
+  }, 60_000);
+});
+
 describe('the on-disk store', () => {
   it('is bounded per session and starts afresh from a corrupt file', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
-    const s = (await openSession('big', () => {}, dir))!;
+    const s = (await beginRead('big', () => {}, dir))!;
     for (let f = 0; f < DISK_SESSION_LIMITS.maxFiles + 10; f++) s.memory.recordLines(`f${f}.py`, [[1, 'x'.repeat(40_000)]]);
-    await s.save();
-    const again = (await openSession('big', () => {}, dir))!;
+    await s.commit();
+    const again = (await beginRead('big', () => {}, dir))!;
     expect(again.memory.size.files).toBeLessThanOrEqual(DISK_SESSION_LIMITS.maxFiles);
     expect(again.memory.size.chars).toBeLessThanOrEqual(DISK_SESSION_LIMITS.maxChars);
-    await again.release();
+    await again.commit();
     const name = readdirSync(dir).find((f) => f.endsWith('.json'))!;
     writeFileSync(path.join(dir, name), '{not json');
-    const fresh = (await openSession('big', () => {}, dir))!;
+    const fresh = (await beginRead('big', () => {}, dir))!;
     expect(fresh.memory.size.files).toBe(0);
-    await fresh.release();
+    await fresh.commit();
   });
 
   it('an unusable store costs only the memory, with a warning', async () => {
     const warnings: string[] = [];
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'skim-sess-')), 'a-file');
     writeFileSync(file, 'x');
-    expect(await openSession('s', (w) => warnings.push(w), path.join(file, 'sub'))).toBeNull();
+    expect(await beginRead('s', (w) => warnings.push(w), path.join(file, 'sub'))).toBeNull();
     expect(warnings[0]).toMatch(/not usable/);
   });
 });
 
 describe('skim prune --batch with sessions', () => {
-  it('lines of one session share memory in file order; other sessions do not', async () => {
+  it('lines of one session share memory in file order; other sessions do not', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const batch = path.join(dir, 'in.jsonl');
     const line = (id: number, session: string) => JSON.stringify({ id, path: EXAMPLE, session });
-    writeFileSync(batch, [line(1, 'a'), line(2, 'a'), line(3, 'b')].join('\n') + '\n');
-    const r = await skim(['prune', '--batch', batch], env(dir));
+    const focused = JSON.stringify({ id: 2, path: EXAMPLE, session: 'a', query: 'Where are the caplog records replaced instead of cleared?' });
+    writeFileSync(batch, [line(1, 'a'), focused, line(3, 'b')].join('\n') + '\n');
+    const r = skim(['prune', '--batch', batch], env(dir));
     expect(r.status).toBe(0);
     const out = r.stdout
       .trim()
@@ -144,4 +184,77 @@ describe('skim prune --batch with sessions', () => {
     expect(out[1].seenLines).toBeGreaterThan(800);
     expect(out[2].text).not.toMatch(SEEN);
   });
+});
+
+describe('skim cat --session records only what reached the agent', () => {
+  /** A file long enough that its output does not fit a pipe's buffer. */
+  const big = (edit = '') => Array.from({ length: 8_000 }, (_, i) => `def f${i}(x):\n    return x + ${i}${i === 3 ? edit : ''}`).join('\n') + '\n';
+  const locks = (store: string) => readdirSync(store).filter((f) => f.endsWith('.lock'));
+  const Q = ['--focus', 'Which function returns x plus three?'];
+
+  it('`| head -20` then the next range: those lines are shown, not folded', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'head' });
+    const cmd = `"${process.execPath}" ${ARGS.map((a) => `"${a}"`).join(' ')} cat "${EXAMPLE}" | head -20`;
+    const first = spawnSync('sh', ['-c', cmd], { cwd: ROOT, env: e, encoding: 'utf8' });
+    expect(first.stdout.split('\n')).toHaveLength(21);
+    const next = skim(['cat', EXAMPLE, '--offset', '21', '--limit', '30'], e);
+    const want = readFileSync(EXAMPLE, 'utf8').split('\n').slice(20, 50);
+    expect(next.stdout).toBe(want.map((l, k) => `${String(21 + k).padStart(6)}\t${l}\n`).join(''));
+  });
+
+  it('SKIM_OUTPUT_LIMIT: lines beyond what the harness shows are not remembered; a bad value is a usage error', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+    const file = path.join(dir, 'big.py');
+    writeFileSync(file, big());
+    const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'lim', SKIM_OUTPUT_LIMIT: 'head:3000' });
+    const first = skim(['cat', file], e);
+    const shownLines = first.stdout.slice(0, 3000).split('\n').length - 1;
+    const again = skim(['cat', file, ...Q], e);
+    const folded = again.stdout
+      .split('\n')
+      .map((l) => SEEN.exec(l))
+      .filter((m) => m !== null);
+    expect(folded.length).toBeGreaterThan(0);
+    for (const m of folded) expect(Number(m![3])).toBeLessThanOrEqual(shownLines);
+    const bad = skim(['cat', file], { ...e, SKIM_OUTPUT_LIMIT: 'lots' });
+    expect(bad.status).toBe(64);
+    expect(bad.stderr).toMatch(/SKIM_OUTPUT_LIMIT must be/);
+  });
+
+  it.each([
+    ['the reader goes away (EPIPE)', 'epipe'],
+    ['the process is ended mid-write (SIGTERM)', 'sigterm'],
+  ])(
+    '%s: no lock is left, the next read does not wait, and nothing it may have shown is claimed',
+    async (_name, how) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
+      const store = path.join(dir, 'store');
+      const file = path.join(dir, 'big.py');
+      const e = env(store, { SKIM_SESSION: how });
+      writeFileSync(file, big());
+      expect(skim(['cat', file], e).status).toBe(0);
+      // the file changes; a read of all of it (a named range: shown in full) is cut off after its
+      // first bytes reached the reader
+      writeFileSync(file, big('  # changed'));
+      await new Promise<void>((resolve) => {
+        const p = spawn(process.execPath, [...ARGS, 'cat', file, '--offset', '1', '--limit', '16000'], { cwd: ROOT, env: e });
+        p.stdout.once('data', () => {
+          if (how === 'epipe') p.stdout.destroy();
+          else {
+            p.stdout.pause();
+            p.kill('SIGTERM');
+          }
+        });
+        p.on('close', () => resolve());
+      });
+      expect(locks(store)).toEqual([]);
+      // changed back: its earlier text would match, but the agent's latest copy of line 4 differs
+      writeFileSync(file, big());
+      const next = skim(['cat', file, ...Q], e);
+      expect(next.stderr).not.toMatch(/held it/);
+      expect(next.stdout).not.toMatch(SEEN);
+    },
+    60_000,
+  );
 });

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneCommandOutput } from '../../src/core/output/stored.js';
-import { openSession } from '../../src/tools/sessionStore.js';
+import { beginRead } from '../../src/tools/sessionStore.js';
 import { BIN, ROOT as REPO } from '../helpers/cli.js';
 import { type Fixture, makeWorkspace } from './workspaceFixture.js';
 
@@ -29,9 +29,9 @@ function text(r: unknown): string {
 
 beforeAll(async () => {
   fx = makeWorkspace();
-  const open = await openSession('e2e', () => {}, sessionDir);
-  runHandle = pruneCommandOutput({ text: RUN, command: 'pytest -v', memory: open!.memory.outputs }).handle!;
-  await open!.save();
+  const read = await beginRead('e2e', () => {}, sessionDir);
+  runHandle = pruneCommandOutput({ text: RUN, command: 'pytest -v', memory: read!.memory.outputs }).handle!;
+  await read!.commit();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--root', fx.root],
@@ -58,9 +58,17 @@ describe('skim mcp over stdio', () => {
     expect(Object.keys(byName).sort()).toEqual(['grep', 'read_file', 'show_output']);
     expect(Object.keys(byName.show_output.inputSchema.properties ?? {}).sort()).toEqual(['handle', 'lines']);
     const read = byName.read_file;
-    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'limit', 'lines', 'max_chars', 'offset', 'path']);
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual([
+      'context_compacted',
+      'context_focus_question',
+      'limit',
+      'lines',
+      'max_chars',
+      'offset',
+      'path',
+    ]);
     expect(read.inputSchema.required).toEqual(['path']);
-    expect(Object.keys(byName.grep.inputSchema.properties ?? {}).sort()).toEqual(['context_focus_question', 'glob', 'path', 'pattern']);
+    expect(Object.keys(byName.grep.inputSchema.properties ?? {}).sort()).toEqual(['context_compacted', 'context_focus_question', 'glob', 'path', 'pattern']);
     expect(read.description).toMatch(/lines="a-b"/);
     expect(read.description).toMatch(/unchanged since an earlier read/);
     const hint = JSON.stringify(read.inputSchema.properties?.context_focus_question);
@@ -89,9 +97,38 @@ describe('skim mcp over stdio', () => {
   });
 
   it('folds a second read of the unchanged file into one "unchanged since an earlier read" marker', async () => {
-    const out = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: question } }));
+    const out = text(
+      await client.callTool({
+        name: 'read_file',
+        arguments: { path: 'pkg/session.py', context_focus_question: 'Where are the proxy environment variables read?' },
+      }),
+    );
     expect(out).toContain(`# ... ${fx.longLines} lines unchanged since an earlier read (1-${fx.longLines})`);
     expect(out).toMatch(/\[skim: \d+ lines you were already shown in this session/);
+  });
+
+  it('after folding, shows a range the agent names (lines, offset/limit) in full; the same read asked again too', async () => {
+    const original = readFileSync(join(fx.root, 'pkg', 'session.py'), 'utf8').split('\n');
+    const body = (out: string) => out.split('\n').filter((l) => /^\s+\d+\t/.test(l));
+    const byLines = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', lines: '10-25' } }));
+    expect(byLines).not.toMatch(/unchanged since an earlier read/);
+    expect(body(byLines)).toHaveLength(16);
+    const byOffset = text(await client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', offset: 30, limit: 5 } }));
+    expect(body(byOffset).map((l) => l.split('\t')[1])).toEqual(original.slice(29, 34));
+    const again = text(
+      await client.callTool({
+        name: 'read_file',
+        arguments: { path: 'pkg/session.py', context_focus_question: 'Where are the proxy environment variables read?' },
+      }),
+    );
+    expect(again).not.toMatch(/unchanged since an earlier read/);
+  });
+
+  it('after the agent says its context was compacted, nothing folds until shown again', async () => {
+    const ask = (q: string, compacted?: boolean) =>
+      client.callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: q, context_compacted: compacted } }).then(text);
+    expect(await ask('Which proxy does a URL get?')).toMatch(/unchanged since an earlier read/);
+    expect(await ask('Which proxy does an https URL get?', true)).not.toMatch(/unchanged since an earlier read/);
   });
 
   it('a few reads into a run (a new connection), prunes to the question, keeping original numbers and marking omitted ranges', async () => {

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PruneRequest, PruneResult } from '../../src/core/types.js';
-import { createPruner } from '../../src/index.js';
+import { createPruner, SessionMemory } from '../../src/index.js';
+import { focus } from '../../src/mcp/focus.js';
 import { grepTool } from '../../src/mcp/grep.js';
 import { parseLineRange, readFileTool } from '../../src/mcp/readFile.js';
 import { Workspace } from '../../src/mcp/workspace.js';
@@ -131,6 +132,43 @@ describe('read_file', () => {
       ),
     );
     expect(out).not.toMatch(/kept 0 of/);
+  });
+
+  it('does not call lines folded as shown before "nothing relevant"', async () => {
+    const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
+    writeFileSync(join(fx.root, 'pkg', 'caplog2.py'), caplog);
+    const real = createPruner();
+    const session = new SessionMemory();
+    const remembering = (req: PruneRequest) => real.prune({ ...req, session, relativeThreshold: 0.5 });
+    const read = (q: string) => readFileTool(ws, remembering, { path: 'pkg/caplog2.py', context_focus_question: q }, { remembers: true });
+    const first = await read('Where are the caplog records replaced instead of cleared?');
+    expect(first).toMatch(/\[skim: kept \d+ of/);
+    // the same read again is served as it was the first time
+    expect(await read('Where are the caplog records replaced instead of cleared?')).toBe(first);
+    // much the same question: what serves it was shown above
+    const again = await read('Where are caplog records replaced rather than cleared?');
+    expect(again).toMatch(/unchanged since an earlier read/);
+    expect(again).not.toMatch(/nothing here looked relevant/);
+    expect(again).toMatch(/\[skim: (kept \d+ of|none of the \d+ lines not shown before looked relevant)/);
+  });
+
+  it('counts in its note only the lines it is about: none kept, the rest folded as shown before', async () => {
+    const output = Array.from({ length: 60 }, (_, i) => numberLine(i + 1, `x${i} = ${i}`)).join('\n');
+    const keepMask = new Uint8Array(60);
+    const stub = async (): Promise<PruneResult> => ({
+      ...(await fakePrune({ code: output, query: 'q' })),
+      text: '# ... 40 lines unchanged since an earlier read (1-40)\n# ... 20 lines omitted (41-60)\n',
+      omitted: [
+        [1, 40],
+        [41, 60],
+      ],
+      keepMask,
+      seenLines: 40,
+    });
+    const notes: string[] = [];
+    await focus(stub, output, 'q', { notes, kind: 'read_file', remembers: true });
+    expect(notes.join('\n')).not.toMatch(/nothing here looked relevant/);
+    expect(notes.join('\n')).toMatch(/none of the 20 lines not shown before looked relevant/);
   });
 
   it('refuses directories and binary files with a clear message', async () => {

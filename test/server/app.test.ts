@@ -194,6 +194,7 @@ describe('methods', () => {
     ['PUT', '/v1/prune/batch', 'POST'],
     ['GET', '/v1/rank', 'POST'],
     ['DELETE', '/v1/outputs/3fa2c1d9e0', 'GET, HEAD'],
+    ['GET', '/v1/sessions/run-1/forget', 'POST'],
     ['POST', '/health', 'GET, HEAD'],
     ['DELETE', '/v1/info', 'GET, HEAD'],
     ['POST', '/', 'GET, HEAD'],

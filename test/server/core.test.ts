@@ -120,18 +120,43 @@ describe('sessions over HTTP', () => {
   const seenMarker = /lines unchanged since an earlier read \(\d+-\d+\)/;
   it('a second read in the same session folds what the first showed; another session does not', async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
-    const read = (session: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session }).then((r) => r.json());
+    const read = (session: string, query?: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session, query }).then((r) => r.json());
     expect((await read('run-1')).text).toBe(SESSION);
-    const again = await read('run-1');
+    const again = await read('run-1', QUESTION);
     expect(again.text).toMatch(seenMarker);
     expect(again.seenLines).toBeGreaterThan(100);
     expect((await read('run-2')).text).toBe(SESSION);
   });
 
+  it('serves a named range and a read asked again in full, whatever the session was shown', async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
+    const lines = SESSION.split('\n');
+    const window = `${lines.slice(19, 60).join('\n')}\n`;
+    const read = (body: object) => post(a, '/v1/prune', { path: 'session.py', session: 'x', ...body }).then((r) => r.json());
+    expect((await read({ code: SESSION })).text).toBe(SESSION);
+    // lines 20-60 as `sed -n 20,60p` shows them, no question: exactly those lines
+    expect((await read({ code: window, firstLine: 20 })).text).toBe(window);
+    // the same read twice: the second is served as the first was
+    const focused = await read({ code: SESSION, query: QUESTION });
+    expect(focused.text).toMatch(seenMarker);
+    expect((await read({ code: SESSION, query: QUESTION })).text).not.toMatch(seenMarker);
+  });
+
+  it('POST /v1/sessions/{id}/forget: nothing folds until shown again; an unknown id answers the same', async () => {
+    const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
+    const read = (query?: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'f', query }).then((r) => r.json());
+    await read();
+    expect((await read(QUESTION)).text).toMatch(seenMarker);
+    const forgot = await post(a, '/v1/sessions/f/forget', { path: 'session.py' });
+    expect(forgot.status).toBe(200);
+    expect((await read('Where is the proxy bypassed?')).text).not.toMatch(seenMarker);
+    expect(await (await post(a, '/v1/sessions/nobody/forget', {})).json()).toEqual(await forgot.json());
+  });
+
   it('a batch naming a session runs in order', async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
     const req = { code: SESSION, path: 'session.py', session: 'b' };
-    const body = await (await post(a, '/v1/prune/batch', { requests: [req, req, { ...req, session: 'c' }] })).json();
+    const body = await (await post(a, '/v1/prune/batch', { requests: [req, { ...req, query: QUESTION }, { ...req, session: 'c' }] })).json();
     expect(body.results[0].text).toBe(SESSION);
     expect(body.results[1].text).toMatch(seenMarker);
     expect(body.results[2].text).toBe(SESSION);
@@ -141,9 +166,9 @@ describe('sessions over HTTP', () => {
     const pool = createWorkerPool({ size: 1 });
     try {
       const a = createApp({ runner: pool, timeoutMs: NO_DEADLINE, log: () => {} });
-      const read = () => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'w', query: QUESTION }).then((r) => r.json());
-      const first = await read();
-      const second = await read();
+      const read = (query: string) => post(a, '/v1/prune', { code: SESSION, path: 'session.py', session: 'w', query }).then((r) => r.json());
+      const first = await read(QUESTION);
+      const second = await read('Where is the proxy bypassed for a URL?');
       expect(first.text).not.toMatch(seenMarker);
       expect(second.text).toMatch(seenMarker);
       expect(second.tokensOut).toBeLessThan(first.tokensOut);
@@ -156,7 +181,7 @@ describe('sessions over HTTP', () => {
 describe('session memory bounded in bytes, sessions scoped to a client', () => {
   it('new session ids with large bodies and no query: the server holds at most its session budget', async () => {
     const maxBytes = 4_000_000;
-    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {}, sessions: { maxBytes, maxSessionBytes: 1_000_000 } });
+    const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {}, sessions: { maxBytes, maxSessionBytes: 1_000_000 } });
     const body = SESSION.repeat(20); // ~200 K characters, each read remembered whole
     let peak = 0;
     for (let i = 0; i < 40; i++) {
@@ -172,7 +197,7 @@ describe('session memory bounded in bytes, sessions scoped to a client', () => {
   });
 
   it("two clients using one session id do not see each other's reads (X-Skim-Client)", async () => {
-    const a = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
     const read = async (client: string) => {
       const r = await a.request('/v1/prune', {
         method: 'POST',
@@ -196,7 +221,7 @@ describe('sessions through the worker pool, as on the main thread', () => {
     const reads = [
       { code: SESSION, path: 'session.py', query: QUESTION },
       { code: grep, query: QUESTION },
-      { code: SESSION, path: 'session.py', query: QUESTION },
+      { code: SESSION, path: 'session.py', query: 'Which proxy is used for a URL?' },
       { code: SESSION, path: './session.py', query: 'where is the proxy bypassed?' },
     ];
     const pool = createWorkerPool({ size: 2 });

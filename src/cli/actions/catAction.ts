@@ -8,7 +8,7 @@ import { SkimError } from '../../core/errors.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { action, cliIO, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
-import { taskOf, withSession } from '../session.js';
+import { limitAfter, outputLimitOf, taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
@@ -25,6 +25,8 @@ export function registerCat(program: Command): void {
         withSession(flags, async (session) => {
           const pruner = prunerFor(flags);
           const task = taskOf(flags);
+          const limit = outputLimitOf();
+          let written = 0;
           let status = 0;
           for (const file of files) {
             let text: string;
@@ -39,7 +41,11 @@ export function registerCat(program: Command): void {
               continue;
             }
             const numbered = numberLines(text, { offset: flags.offset, limit: flags.limit });
-            if (files.length > 1) await writeOut(`==> ${file} <==\n`);
+            if (files.length > 1) {
+              const header = `==> ${file} <==\n`;
+              await writeOut(header);
+              written += header.length;
+            }
             if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined && flags.maxChars === undefined) {
               await writeOut(numbered, encoding);
               continue;
@@ -54,10 +60,14 @@ export function registerCat(program: Command): void {
               ratio: flags.ratio,
               tokens: flags.tokens,
               maxChars: flags.maxChars,
+              // a range the agent named: without --focus it is shown in full (src/core/ingest)
+              window: flags.offset !== undefined || flags.limit !== undefined,
+              outputLimit: limit && (files.length > 1 ? limitAfter(limit, written) : limit),
               session,
             });
             for (const d of result.diagnostics) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
             await writeOut(result.text, encoding);
+            written += result.text.length;
           }
           return status;
         }),

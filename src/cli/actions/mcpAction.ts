@@ -24,7 +24,13 @@ export function registerMcp(program: Command): void {
 
 async function mcpCommand(flags: McpFlags): Promise<void> {
   const { runStdioServer } = await import('../../mcp/server.js');
+  const { outputLimitOf } = await import('../session.js');
   const pruner = prunerFor(flags);
   const session = flags.session ?? cliIO().env.SKIM_SESSION;
-  await runStdioServer({ root: flags.root, prune: (req) => pruner.prune(req), session: session?.trim() ? session : undefined });
+  await runStdioServer({
+    root: flags.root,
+    prune: (req) => pruner.prune(req),
+    session: session?.trim() ? session : undefined,
+    outputLimit: outputLimitOf(),
+  });
 }

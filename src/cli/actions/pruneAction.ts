@@ -16,7 +16,7 @@ import { SessionMemory } from '../../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { decodeInput } from '../../tools/fileTools.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, readInput, warn, writeOut } from '../io.js';
-import { taskOf, withSession } from '../session.js';
+import { outputLimitOf, taskOf, withSession } from '../session.js';
 
 interface PruneFlags extends PruneOptionFlags {
   query?: string;
@@ -69,6 +69,7 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     repair: flags.repair,
     task: taskOf(flags),
     firstLine: flags.firstLine,
+    outputLimit: outputLimitOf(),
     session,
   };
   const result = withWarning(await pruner.prune(req), warning);
@@ -204,6 +205,7 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
           relativeThreshold: req.relativeThreshold,
           keepSmall: req.keepSmall,
           pinLines: req.pinLines,
+          outputLimit: req.outputLimit ?? outputLimitOf(),
           session,
         }),
         warning,

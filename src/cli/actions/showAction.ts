@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { findStoredOutput, parseHandleSpec, storedLines } from '../../core/output/stored.js';
-import { openSession } from '../../tools/sessionStore.js';
+import { beginRead, sessionDir } from '../../tools/sessionStore.js';
 import { action, cliIO, warn, writeOut } from '../io.js';
 
 interface ShowFlags {
@@ -30,13 +30,13 @@ export function registerShow(program: Command): void {
         if (!id) throw new SkimError('no session: name the one the output was kept in (--session ID or SKIM_SESSION)', 'EUSAGE');
         const server = nonEmpty(flags.server) ?? nonEmpty(cliIO().env.SKIM_SERVER);
         if (server) return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
-        const open = await openSession(id, warn);
-        if (!open) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
+        const read = await beginRead(id, warn, sessionDir(cliIO().env));
+        if (!read) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
         try {
-          const stored = findStoredOutput(open.memory.outputs, handle, `session ${id}`);
+          const stored = findStoredOutput(read.memory.outputs, handle, `session ${id}`);
           await writeOut(storedLines(stored, range).text);
         } finally {
-          await open.release();
+          await read.commit(); // it recorded nothing: this only ends the read
         }
       }),
     );

@@ -5,6 +5,7 @@
 import { diagnostic } from '../diagnostics.js';
 import { SMALL_INPUT_LINES, SMALL_INPUT_TOKENS } from '../limits.js';
 import type { Admitted, Ingested, PruneJob } from '../pipeline/types.js';
+import { readKindOf } from '../policy/readPolicy.js';
 import { detectLanguage } from '../syntax/index.js';
 import { ingest } from './ingest.js';
 
@@ -12,10 +13,26 @@ export function ingestInput(job: PruneJob, admitted: Admitted): Ingested {
   const { req } = job;
   const { tokensIn, mode } = admitted;
   const doc = ingest(req.code, { path: req.path, language: job.language, detectLanguage, firstLine: req.firstLine, grepFiles: req.grepFiles });
-  // Session memory: lines the session was shown before, unchanged, never need showing again.
-  const seen = req.session?.seenMask(doc);
-  if (seen?.some((v) => v === 1)) doc.seen = seen;
+  // Session memory: lines the session was shown before, unchanged, need not be shown again,
+  // unless the agent asked for them.
+  const shifts = new Int32Array(doc.lines.length);
+  const seen = req.session && !askedExplicitly(job, admitted, doc) ? req.session.seenMask(doc, shifts) : undefined;
+  if (seen?.some((v) => v === 1)) {
+    doc.seen = seen;
+    if (shifts.some((v) => v !== 0)) doc.seenShift = shifts;
+  }
   return { doc, tokensIn, mode, keepAll: nothingToPrune(job, admitted, doc.lines.length) };
+}
+
+/**
+ * A read the agent asked for explicitly is served in full, whatever the session was shown: a range
+ * it named without a goal hint or budget (a marker's range, `sed -n a,bp`, offset/limit), or the
+ * same read made again (asking again says its copy is gone: compacted, cut by the harness).
+ * Folding applies to what a wider or a focused read brings along.
+ */
+function askedExplicitly(job: PruneJob, { mode }: Admitted, doc: Ingested['doc']): boolean {
+  if (job.query === '' && mode.kind === 'threshold' && readKindOf(doc, job.req.window) === 'window') return true;
+  return job.readKey !== undefined && job.req.session?.hasRead(job.readKey) === true;
 }
 
 /** Nothing to prune for the question: the input whole, except what session memory collapses. */

@@ -5,6 +5,7 @@
 import { diagnostic } from '../diagnostics.js';
 import { MAX_QUERY_CHARS } from '../limits.js';
 import type { ReadGate } from '../policy/readPolicy.js';
+import { readKeyOf } from '../session/memory.js';
 import { normalizeLanguage } from '../syntax/index.js';
 import type { PruneRequest, Scorer } from '../types.js';
 import type { PruneJob } from './types.js';
@@ -28,5 +29,6 @@ export function readRequest(scorer: Scorer, req: PruneRequest, readPolicy: ReadG
     language: req.language ? normalizeLanguage(req.language) : undefined,
     started,
     diagnostics,
+    ...(req.session ? { readKey: readKeyOf(req) } : {}),
   };
 }

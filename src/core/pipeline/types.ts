@@ -34,6 +34,8 @@ export interface PruneJob {
   started: number;
   /** Problems found so far, in the order found: the result's diagnostics. */
   diagnostics: Diagnostic[];
+  /** With session memory: this read's key (readKeyOf), to tell a read asked again. */
+  readKey?: string;
 }
 
 /** Threshold mode keeps what scores high enough; budget mode the most that fits the budget. */

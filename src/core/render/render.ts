@@ -53,7 +53,8 @@ export function omittedRuns(doc: Document, mask: Uint8Array): OmittedRun[] {
     }
     const seg = doc.lines[i].segment;
     let j = i;
-    while (j + 1 < n && !mask[j + 1] && doc.lines[j + 1].segment === seg && (!seen || seen[j + 1] === seen[i])) j++;
+    const shift = doc.seenShift;
+    while (j + 1 < n && !mask[j + 1] && doc.lines[j + 1].segment === seg && (!seen || seen[j + 1] === seen[i]) && (!shift || shift[j + 1] === shift[i])) j++;
     runs.push({ start: i, end: j });
     i = j + 1;
   }
@@ -90,8 +91,10 @@ export function markerText(doc: Document, run: OmittedRun, info: SegmentRenderIn
   const first: InputLine = doc.lines[run.start];
   const seg = doc.segments[first.segment];
   const noun = count === 1 ? 'line' : 'lines';
-  // A run the agent was shown earlier in the session says so; any other run was never shown.
-  const verb = doc.seen?.[run.start] ? SEEN_VERB : 'omitted';
+  // A run the agent was shown earlier in the session says so (and where, if it moved since); any
+  // other run was never shown.
+  const shift = doc.seenShift?.[run.start] ?? 0;
+  const verb = doc.seen?.[run.start] ? (shift !== 0 ? `${SEEN_VERB}, then at ${a + shift}-${b + shift}` : SEEN_VERB) : 'omitted';
   if (doc.shape === 'grep') {
     const where = seg?.path ? `${seg.path}:${a}-${b}` : `${a}-${b}`;
     let matches = 0;
@@ -218,11 +221,16 @@ export function maskRanges(mask: Uint8Array, value: 0 | 1): [number, number][] {
   return out;
 }
 
-/** What a marker says of lines the session was shown before, unchanged (instead of "omitted"). */
+/**
+ * What a marker says of lines the session was shown before, unchanged (instead of "omitted");
+ * followed by ", then at a-b" when they were shown at other line numbers.
+ */
 export const SEEN_VERB = 'unchanged since an earlier read';
 
 /**
  * Matches every marker skim emits; used by tests and by consumers that re-read omitted ranges.
  * Group 1 the line count, 2 the path (grep), 3-4 the range; a seen run's marker contains SEEN_VERB.
  */
-export const MARKER_RE = new RegExp(String.raw`\b(\d+) lines? (?:omitted|${SEEN_VERB})(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$`);
+export const MARKER_RE = new RegExp(
+  String.raw`\b(\d+) lines? (?:omitted|${SEEN_VERB}(?:, then at \d+-\d+)?)(?:, \d+ match(?:es)?)? \((?:(.*):)?(\d+)-(\d+)\)\s*$`,
+);

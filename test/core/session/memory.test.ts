@@ -54,6 +54,30 @@ describe('session memory', () => {
     }
   });
 
+  it('follows lines through an edit above them: they fold with a marker naming both ranges; a line changed among them is shown', async () => {
+    const session = new SessionMemory();
+    await pruner.prune({ code: numbered(logging, 1, 450), path: 'logging.py', session });
+    const edited = lines.slice();
+    edited.splice(20, 0, '# one', '# two', '# three'); // 3 lines inserted above
+    edited[349 + 3] += '  # edited'; // and line 350 (now 353) changed
+    const code = numbered(edited.join('\n'), 1, 453);
+    const again = await pruner.prune({ code, path: 'logging.py', query: Q, session });
+    expect(checkInvariants(code, again)).toBeNull();
+    expect(again.text).toContain('# edited');
+    expect(again.text).toMatch(/lines unchanged since an earlier read, then at \d+-\d+ \(\d+-\d+\)/);
+    for (const l of again.text.split('\n')) {
+      const m = /(\d+) lines? unchanged since an earlier read, then at (\d+)-(\d+) \((\d+)-(\d+)\)/.exec(l);
+      if (!m) continue;
+      const [count, was, wasEnd, now, nowEnd] = m.slice(1).map(Number);
+      expect(wasEnd - was).toBe(nowEnd - now);
+      expect(nowEnd - now + 1).toBe(count);
+      // each folded line is the line shown then at its earlier number
+      for (let k = 0; k <= nowEnd - now; k++) expect(edited[now + k - 1]).toBe(lines[was + k - 1]);
+      expect(now <= 353 && 353 <= nowEnd).toBe(false);
+    }
+    expect(MARKER_RE.test(again.text.split('\n').find((l) => l.includes('then at'))!)).toBe(true);
+  });
+
   it('keeps the output parseable: a collapsed function body gets a placeholder', async () => {
     const session = new SessionMemory();
     await pruner.prune({ code: logging, path: 'logging.py', session });
