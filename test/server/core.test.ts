@@ -191,18 +191,18 @@ describe('session memory bounded in bytes, sessions scoped to a client', () => {
       expect(sessions.bytes).toBeLessThanOrEqual(maxBytes);
     }
     expect(peak).toBeGreaterThan(maxBytes / 2);
-    // the latest session still works: a second read folds
-    const again = await (await post(a, '/v1/prune', { code: body, path: 'f39.py', session: 'attack-39' })).json();
+    // the latest session still works: a second read (another question: the same read again is served whole) folds
+    const again = await (await post(a, '/v1/prune', { code: body, path: 'f39.py', session: 'attack-39', query: QUESTION })).json();
     expect(again.seenLines).toBeGreaterThan(100);
   });
 
   it("two clients using one session id do not see each other's reads (X-Skim-Client)", async () => {
     const a = createApp({ runner: inlineRunner(createPruner()), timeoutMs: NO_DEADLINE, log: () => {} });
-    const read = async (client: string) => {
+    const read = async (client: string, query?: string) => {
       const r = await a.request('/v1/prune', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-skim-client': client },
-        body: JSON.stringify({ code: SESSION, path: 'session.py', session: 'run' }),
+        body: JSON.stringify({ code: SESSION, path: 'session.py', session: 'run', query }),
       });
       return r.json();
     };
@@ -210,7 +210,7 @@ describe('session memory bounded in bytes, sessions scoped to a client', () => {
     const probe = await read('mallory');
     expect(probe.text).toBe(SESSION);
     expect(probe.seenLines ?? 0).toBe(0);
-    expect((await read('alice')).seenLines).toBeGreaterThan(100);
+    expect((await read('alice', QUESTION)).seenLines).toBeGreaterThan(100);
   });
 });
 
