@@ -25,10 +25,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, realpathSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type SessionLimits, SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
+import { makeDirectory } from './makeDirectory.js';
 
 export const DISK_SESSION_LIMITS: SessionLimits = { maxFiles: 64, maxChars: 1_500_000 };
 export const MAX_SESSIONS = 64;
@@ -76,7 +77,8 @@ function sessionFile(dir: string, id: string): string {
  * with other content and no marker is refused (it is someone else's).
  */
 async function claimStore(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // one level at a time: a recursive mkdir never returns for a folder under /proc
+  await makeDirectory(dir, 0o700);
   const names = await readdir(dir);
   if (names.includes(STORE_MARKER)) return;
   if (names.length > 0) throw new Error(`${dir} is not empty and not a skim session store (no ${STORE_MARKER}): set SKIM_SESSION_DIR to a new or empty folder`);

@@ -108,3 +108,12 @@ describe('reads of one session', () => {
     await e.commit();
   });
 });
+
+describe('a store folder that cannot be made', () => {
+  it.runIf(process.platform === 'linux')('under /proc: the read goes on without memory at once, with a warning naming the folder', async () => {
+    const warnings: string[] = [];
+    const read = await beginRead('run', (m) => warnings.push(m), '/proc/skim-no-such/sessions');
+    expect(read).toBeNull();
+    expect(warnings.join('\n')).toMatch(/\/proc\/skim-no-such/);
+  });
+});

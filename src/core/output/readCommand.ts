@@ -2,8 +2,10 @@
  * Is a command a read of one file? `cat F`, `cat -n F`, `nl -ba F`, `head -n N F`,
  * `sed -n 'a,bp' F` and those piped into `sed -n 'a,bp'` or `head`: their output is the file's
  * lines (numbered or not), which the code pipeline (prune()) prunes with the file's own syntax and
- * line numbers, rather than as a command's output.
+ * line numbers, rather than as a command's output. Only a file whose name says what language it
+ * is in counts: `cat test.log` or `cat out.txt` prints output like any command's.
  */
+import { detectLanguage } from '../syntax/languages.js';
 
 export interface FileRead {
   path: string;
@@ -35,7 +37,7 @@ export function fileReadOf(command: string | undefined): FileRead | null {
     const m = p.re.exec(c);
     if (!m) continue;
     const path = m.slice(1).find((g) => g !== undefined && !/^\d+$/.test(g));
-    if (!path || path.startsWith('-')) return null;
+    if (!path || path.startsWith('-') || detectLanguage(path) === 'text') return null;
     const first = p.first?.(m);
     return { path, ...(first && first > 1 ? { firstLine: first } : {}) };
   }

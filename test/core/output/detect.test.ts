@@ -62,7 +62,10 @@ describe('fileReadOf', () => {
     expect(fileReadOf(command)).toEqual(read);
   });
 
-  it.each(["cat <<'EOF' > x.py", 'python3 x.py', 'cat a.py b.py', 'cat *.py', 'grep -rn foo .', ''])('%s is not a read of one file', (command) => {
-    expect(fileReadOf(command)).toBeNull();
-  });
+  it.each(["cat <<'EOF' > x.py", 'python3 x.py', 'cat a.py b.py', 'cat *.py', 'grep -rn foo .', 'cat test.log', 'cat out.txt', ''])(
+    '%s is not a read of one file',
+    (command) => {
+      expect(fileReadOf(command)).toBeNull();
+    },
+  );
 });
