@@ -10,31 +10,28 @@ import { SkimError } from '../core/errors.js';
 import type { Pruner } from '../core/prune.js';
 import { FIELD_RULES } from '../core/request.js';
 import { readFileBytes } from '../tools/fileTools.js';
-import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
+import { streams } from './streams.js';
 
 /** All of stdin, under the same cap as a file. */
 export function readStdin(): Promise<Buffer> {
-  return readStreamCapped(process.stdin, MAX_INPUT_BYTES, 'stdin');
+  return streams().readStdin();
 }
 
 /** Read FILE, or stdin for "-" / no file. */
 export async function readInput(file: string | undefined): Promise<Buffer> {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new SkimError('no input: give a FILE or pipe text on stdin', 'EUSAGE');
+    if (streams().stdinIsTTY) throw new SkimError('no input: give a FILE or pipe text on stdin', 'EUSAGE');
     return readStdin();
   }
   return readFileBytes(file);
 }
 
 export function writeOut(text: string, encoding: BufferEncoding = 'utf8'): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text, encoding)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
+  return streams().stdout(text, encoding);
 }
 
 export function warn(message: string): void {
-  process.stderr.write(`skim: warning: ${message}\n`);
+  streams().stderr(`skim: warning: ${message}\n`);
 }
 
 /** An action whose return value is its exit code (0 or none: success). Errors propagate to the program's boundary. */

@@ -5,9 +5,10 @@
  * it with every sub-command; ./readMain.ts (the bundled entry of the read commands) with prune,
  * cat, grep and rank.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { EXIT_CODES, EXIT_INTERNAL, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
+import { type CliStreams, streams } from './streams.js';
 
 export type Register = (program: Command) => void;
 /** Sub-command name -> its registration, loaded on demand. */
@@ -20,7 +21,8 @@ export async function runProgram(argv: string[], commands: CommandTable): Promis
     .description('Query-conditioned code-context pruner for coding agents')
     .version(VERSION)
     .showHelpAfterError('(add --help for usage)')
-    .exitOverride(); // inherited by sub-commands: usage errors exit 64, not 1
+    .exitOverride() // inherited by sub-commands: usage errors exit 64, not 1
+    .configureOutput(outputOf(streams())); // inherited too: help and usage errors go where the run's output goes
   // --- command registrations: the named sub-command only, or all of them for help ---
   // `skim --version` needs none of them; help and unknown commands list them all (each action
   // module imports what its handler needs only when it runs, so registering is cheap).
@@ -42,10 +44,32 @@ export function exitCodeOf(err: unknown): number {
     return ok ? 0 : EXIT_CODES.EUSAGE;
   }
   if (err instanceof SkimError) {
-    process.stderr.write(`skim: ${err.message}\n`);
+    streams().stderr(`skim: ${err.message}\n`);
     return EXIT_CODES[err.code];
   }
-  process.stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-  if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+  streams().stderr(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+  if (process.env.SKIM_DEBUG) streams().stderr(`${(err as Error)?.stack}\n`);
   return EXIT_INTERNAL;
+}
+
+/** commander's output settings for a run's streams: its defaults, with the run's terminals in place of this process's. */
+function outputOf(io: CliStreams): OutputConfiguration {
+  const forced = colorForcedByEnv();
+  return {
+    writeOut: (text) => void io.stdout(text),
+    writeErr: (text) => io.stderr(text),
+    // undefined off a terminal, as commander's own default (its typings say number)
+    getOutHelpWidth: () => io.stdoutTerminal.columns as number,
+    getErrHelpWidth: () => io.stderrTerminal.columns as number,
+    getOutHasColors: () => forced ?? io.stdoutTerminal.hasColors,
+    getErrHasColors: () => forced ?? io.stderrTerminal.hasColors,
+  };
+}
+
+/** commander's own reading of NO_COLOR / FORCE_COLOR / CLICOLOR_FORCE (its private useColor()), read from the run's environment. */
+function colorForcedByEnv(): boolean | undefined {
+  const env = process.env;
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return undefined;
 }

@@ -9,6 +9,7 @@ import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
 import { taskOf, withSession } from '../session.js';
+import { streams } from '../streams.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
@@ -34,7 +35,7 @@ export function registerCat(program: Command): void {
               ({ text, encoding, warning } = await readTextFile(file));
             } catch (err) {
               if (!(err instanceof SkimError)) throw err;
-              process.stderr.write(`skim cat: ${err.message}\n`);
+              streams().stderr(`skim cat: ${err.message}\n`);
               status = 1;
               continue;
             }

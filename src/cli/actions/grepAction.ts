@@ -4,26 +4,8 @@
  * --no-filename, `-5` is a context, `-e` repeats, operands and options mix), so commander only
  * routes here and the arguments are parsed as getopt_long would.
  */
-import { fstatSync } from 'node:fs';
 import type { Command } from 'commander';
-import { MAX_INPUT_BYTES, readStreamCapped } from '../../tools/readCapped.js';
-
-function write(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
-}
-
-/** A pipe, a file or a socket on stdin is input (as grep reads it); a terminal or /dev/null is not. */
-function stdinIsReadable(): boolean {
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isFile() || st.isSocket();
-  } catch {
-    return false;
-  }
-}
+import { streams } from '../streams.js';
 
 export function registerGrep(program: Command): void {
   // Options after `grep` are grep's own: the program must not take -V/--version from among them.
@@ -41,16 +23,17 @@ export function registerGrep(program: Command): void {
       const raw = (cmd.parent as { rawArgs?: string[] } | null)?.rawArgs ?? process.argv;
       const at = raw.indexOf('grep', 2);
       const { runGrepCommand } = await import('../grepCommand.js');
+      const io = streams();
       try {
         process.exitCode = await runGrepCommand(raw.slice(at + 1), {
-          stdout: write,
-          stderr: (text) => void process.stderr.write(text),
-          readStdin: () => readStreamCapped(process.stdin, MAX_INPUT_BYTES, 'stdin'),
-          stdinIsReadable,
+          stdout: (text) => io.stdout(text),
+          stderr: (text) => io.stderr(text),
+          readStdin: () => io.readStdin(),
+          stdinIsReadable: () => io.stdinIsReadable,
         });
       } catch (err) {
-        process.stderr.write(`skim grep: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-        if (process.env.SKIM_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
+        io.stderr(`skim grep: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+        if (process.env.SKIM_DEBUG) io.stderr(`${(err as Error)?.stack}\n`);
         process.exitCode = 2;
       }
     });

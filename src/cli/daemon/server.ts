@@ -1,0 +1,292 @@
+/**
+ * The daemon: a background skim process that runs the read commands for the CLI (./client.ts),
+ * so that a shell agent's every read finds the grammars, the model and the compiled code warm.
+ *
+ * It runs the very code the CLI runs in process (../program.ts with the read commands), one
+ * request at a time, in the request's working directory and environment, writing to the
+ * client's streams (../streams.ts): the process-wide state (cwd, env, exit code) belongs to one
+ * request at a time, and pruning is single-threaded work anyway. Bounded: a request frame is at
+ * most MAX_REQUEST_BYTES and stdin at most the input cap; at most MAX_QUEUE requests wait (more
+ * are refused: the client works in process); the heap is capped by the client that starts it
+ * (--max-old-space-size) and a daemon grown past its RSS limit exits after answering; the client
+ * bounds the time (it stops a daemon that does not answer and works in process). Exits after
+ * SKIM_DAEMON_IDLE_MS without a request, on `skim daemon stop`, and on a request of another build.
+ */
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
+import { isSkimErrorCode, SkimError } from '../../core/errors.js';
+import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
+import { VERSION } from '../../version.js';
+import { runProgram } from '../program.js';
+import { READ_COMMANDS } from '../readCommands.js';
+import { type CliStreams, withStreams } from '../streams.js';
+import { encodeFrame, FRAME, type Frame, jsonOf, readFrames } from './frames.js';
+import { buildFingerprint, checkDir, checkSocket, type DaemonPlace, daemonPlace, PACKAGE_ROOT } from './place.js';
+import { asRunRequest, type ControlRequest, type DaemonInfo, MAX_REQUEST_BYTES, type Refusal, type RunRequest } from './protocol.js';
+
+const MAX_QUEUE = 8;
+const DEFAULT_IDLE_MS = 15 * 60 * 1000;
+const DEFAULT_MAX_RSS_MB = 1024;
+
+function envNumber(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return process.env[name] && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** Is a daemon answering on this socket? */
+export function socketAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(socket);
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Run the daemon until it exits. Resolves with a message when it cannot start (the place is not
+ * private, another daemon answers there); never resolves while serving.
+ */
+export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<string> {
+  const idleMs = envNumber('SKIM_DAEMON_IDLE_MS', DEFAULT_IDLE_MS);
+  const maxRss = envNumber('SKIM_DAEMON_MAX_RSS_MB', DEFAULT_MAX_RSS_MB) * 1024 * 1024;
+  const fingerprint = buildFingerprint();
+  const release = () => rmSync(place.startLock, { force: true });
+
+  try {
+    mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    release();
+    return `cannot create ${place.dir}: ${(err as Error).message}`;
+  }
+  const dirProblem = checkDir(place.dir);
+  if (dirProblem) return `not starting: ${dirProblem}`;
+  const socketProblem = checkSocket(place.socket);
+  if (socketProblem && socketProblem !== 'missing') {
+    release();
+    return `not starting: ${socketProblem}`;
+  }
+  if (!socketProblem) {
+    if (await socketAnswers(place.socket)) {
+      release();
+      return `a daemon already answers on ${place.socket}`;
+    }
+    rmSync(place.socket, { force: true }); // stale: its daemon is gone
+  }
+
+  process.chdir('/'); // hold no directory; each request runs in its own
+  const server = net.createServer();
+  const oldMask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(place.socket, () => resolve());
+    });
+  } catch (err) {
+    release();
+    return `cannot listen on ${place.socket}: ${(err as Error).message}`;
+  } finally {
+    process.umask(oldMask);
+  }
+  chmodSync(place.socket, 0o600);
+  const ownInode = statSync(place.socket).ino;
+  release();
+
+  const startedAt = Date.now();
+  let served = 0;
+  let queued = 0;
+  let stopping = false;
+  let chain: Promise<void> = Promise.resolve();
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const shutdown = (code = 0) => {
+    stopping = true;
+    server.close();
+    try {
+      if (statSync(place.socket).ino === ownInode) rmSync(place.socket, { force: true });
+    } catch {
+      // gone already
+    }
+    // whatever is queued is answered first
+    void chain.then(() => process.exit(code));
+  };
+  const armIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => queued === 0 && shutdown(), idleMs);
+  };
+  process.on('SIGTERM', () => shutdown());
+  process.on('SIGINT', () => shutdown());
+  process.on('uncaughtException', () => shutdown(70));
+  process.on('unhandledRejection', () => shutdown(70));
+
+  const info = (): DaemonInfo => ({
+    pid: process.pid,
+    version: VERSION,
+    fingerprint,
+    socket: place.socket,
+    startedAt,
+    served,
+    queued,
+    rssBytes: process.memoryUsage.rss(),
+    idleExitMs: idleMs,
+    stopping,
+  });
+
+  server.on('connection', (conn) => {
+    conn.on('error', () => conn.destroy());
+    const refuse = (r: Refusal) => conn.end(encodeFrame(FRAME.refused, r));
+    let client: Connection | undefined;
+    readFrames(
+      conn,
+      MAX_INPUT_BYTES + 64 * 1024,
+      (frame) => {
+        if (client) return client.onFrame(frame);
+        if (frame.kind !== FRAME.request || frame.payload.length > MAX_REQUEST_BYTES) return refuse({ reason: 'bad-request' });
+        let body: unknown;
+        try {
+          body = jsonOf(frame);
+        } catch {
+          return refuse({ reason: 'bad-request' });
+        }
+        const op = (body as ControlRequest).op;
+        if (op === 'status') return void conn.end(encodeFrame(FRAME.info, info()));
+        if (op === 'stop') {
+          conn.end(encodeFrame(FRAME.info, { ...info(), stopping: true }));
+          return shutdown();
+        }
+        const req = asRunRequest(body);
+        if (!req) return refuse({ reason: 'bad-request' });
+        if (stopping) return refuse({ reason: 'stopping' });
+        if (req.fingerprint !== fingerprint) {
+          refuse({ reason: 'build', message: 'the package or model changed since this daemon started' });
+          return shutdown();
+        }
+        if (queued >= MAX_QUEUE) return refuse({ reason: 'busy' });
+        client = new Connection(conn, req);
+        queued++;
+        clearTimeout(idleTimer);
+        conn.write(encodeFrame(FRAME.accepted, { pid: process.pid }));
+        const c = client;
+        chain = chain.then(async () => {
+          if (!conn.destroyed) await c.run();
+          queued--;
+          served++;
+          if (process.memoryUsage.rss() > maxRss) shutdown();
+          else armIdle();
+        });
+      },
+      () => conn.destroy(),
+    );
+  });
+  armIdle();
+  chain = chain.then(warmUp);
+  return new Promise<string>(() => {}); // serves until it exits
+}
+
+/** One client's request: its streams, and stdin fetched from it when the command reads it. */
+class Connection {
+  private stdinWanted?: { resolve: (b: Buffer) => void; reject: (e: Error) => void };
+  private stdin?: Promise<Buffer>;
+
+  constructor(
+    private readonly conn: net.Socket,
+    private readonly req: RunRequest,
+  ) {
+    conn.once('close', () => this.stdinWanted?.reject(new Error('the client went away')));
+  }
+
+  onFrame(frame: Frame): void {
+    const wanted = this.stdinWanted;
+    if (!wanted) return;
+    this.stdinWanted = undefined;
+    if (frame.kind === FRAME.stdin) wanted.resolve(frame.payload);
+    else if (frame.kind === FRAME.stdinError) {
+      const e = jsonOf<{ code?: unknown; message?: unknown }>(frame);
+      wanted.reject(isSkimErrorCode(e.code) ? new SkimError(String(e.message), e.code) : new Error(String(e.message)));
+    } else wanted.reject(new Error('unexpected frame'));
+  }
+
+  private send(kind: number, payload: Buffer | object): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.conn.destroyed || !this.conn.writable) return resolve();
+      if (this.conn.write(encodeFrame(kind, payload))) resolve();
+      else this.conn.once('drain', () => resolve());
+    });
+  }
+
+  private streams(): CliStreams {
+    const req = this.req;
+    return {
+      stdout: (text, encoding = 'utf8') => this.send(FRAME.stdout, Buffer.from(text, encoding)),
+      stderr: (text) => void this.send(FRAME.stderr, Buffer.from(text, 'utf8')),
+      readStdin: () =>
+        (this.stdin ??= new Promise<Buffer>((resolve, reject) => {
+          this.stdinWanted = { resolve, reject };
+          void this.send(FRAME.needStdin, {});
+        })),
+      stdinIsTTY: req.stdinIsTTY,
+      stdinIsReadable: req.stdinIsReadable,
+      stdoutTerminal: req.stdoutTerminal,
+      stderrTerminal: req.stderrTerminal,
+    };
+  }
+
+  /** Run the command as the client's own process would, then say how it exited. */
+  async run(): Promise<void> {
+    try {
+      const exitCode = await runCommand(this.req.args, this.req.cwd, this.req.env, this.streams());
+      this.conn.end(encodeFrame(FRAME.done, { exitCode }));
+    } catch (err) {
+      // (a working directory that is gone, say): the client runs it and says so as it would
+      this.conn.end(encodeFrame(FRAME.refused, { reason: 'error', message: (err as Error)?.message } satisfies Refusal));
+    }
+  }
+}
+
+/**
+ * Run a command line as a process of its own would: in `cwd`, with `env`, writing to `io`.
+ * Resolves with its exit code. Callers take turns (the daemon's queue): cwd, env and the exit
+ * code are the process's.
+ */
+async function runCommand(args: string[], cwd: string, env: Record<string, string>, io: CliStreams): Promise<number> {
+  const ownEnv = process.env;
+  process.chdir(cwd);
+  process.env = { ...env };
+  process.exitCode = undefined;
+  try {
+    await withStreams(io, () => runProgram(['node', 'skim', ...args], READ_COMMANDS));
+    return Number(process.exitCode ?? 0);
+  } finally {
+    process.env = ownEnv;
+    process.exitCode = undefined;
+    process.chdir('/');
+  }
+}
+
+/** Load the grammars and the model and compile the hot code, by running what the CLI runs most. */
+async function warmUp(): Promise<void> {
+  const q = 'where are the records replaced instead of cleared?';
+  const discard: CliStreams = {
+    stdout: async () => {},
+    stderr: () => {},
+    readStdin: async () => Buffer.alloc(0),
+    stdinIsTTY: false,
+    stdinIsReadable: false,
+    stdoutTerminal: { hasColors: false },
+    stderrTerminal: { hasColors: false },
+  };
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SKIM_')) env[k] = v;
+  for (const args of [
+    ['cat', 'examples/logging.py', '--focus', q],
+    ['grep', '-n', 'records', 'examples', '--focus', q],
+  ]) {
+    try {
+      await runCommand(args, PACKAGE_ROOT, env, discard);
+    } catch {
+      // a package without its examples: the first requests warm it instead
+    }
+  }
+}
