@@ -36,7 +36,8 @@ export function registerDaemon(program: Command): void {
         const age = Math.round((Date.now() - info.startedAt) / 1000);
         await writeOut(
           `skim daemon: running (pid ${info.pid}, version ${info.version}, ${info.socket})\n` +
-            `  up ${age} s, ${info.served} request(s) served, ${info.queued} in progress, ${(info.rssBytes / 1048576).toFixed(0)} MB resident, ` +
+            `  up ${age} s, ${info.served} request(s) served, ${info.queued} in progress, ${info.waitingForStdin} waiting for stdin, ` +
+            `${(info.rssBytes / 1048576).toFixed(0)} MB resident, ` +
             `exits after ${Math.round(info.idleExitMs / 1000)} s idle\n`,
         );
         return 0;

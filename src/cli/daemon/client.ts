@@ -8,7 +8,7 @@
  * the calls after it. Loads only what a call needs: no commander, no pruning code.
  */
 
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -60,38 +60,62 @@ export function startDaemon(place: DaemonPlace = daemonPlace()): void {
   }
 }
 
+/** The pid the daemon wrote beside its socket (one that accepts connections but never answers). */
+function pidOf(place: DaemonPlace): number | undefined {
+  try {
+    const pid = Number(readFileSync(place.pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What was read from stdin for the daemon, to give back to an in-process run. */
 interface TakenStdin {
   chunks: Buffer[];
+  /** stdin reached its end (else reading stopped: past the cap, or the daemon was lost). */
   ended: boolean;
 }
 
 /**
- * Read stdin up to one byte past the cap, without closing it (an in-process run may need the
- * rest to fail as it would have: over the cap).
+ * Reads stdin up to one byte past the cap without closing it (an in-process run may need the
+ * rest: to fail as it would have, over the cap, or to read it all when the daemon is lost).
  */
-function takeStdin(maxBytes: number): Promise<TakenStdin> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
+class StdinTaker {
+  readonly taken: TakenStdin = { chunks: [], ended: false };
+  readonly done: Promise<TakenStdin>;
+  private total = 0;
+  private finish!: (ended: boolean) => void;
+
+  constructor(maxBytes: number) {
     const stdin = process.stdin;
-    const finish = (ended: boolean) => {
-      stdin.off('data', onData);
-      stdin.off('end', onEnd);
-      stdin.off('error', onEnd);
-      if (!ended) stdin.pause();
-      resolve({ chunks, ended });
-    };
     const onData = (c: Buffer) => {
-      chunks.push(c);
-      total += c.length;
-      if (total > maxBytes) finish(false);
+      this.taken.chunks.push(c);
+      this.total += c.length;
+      if (this.total > maxBytes) this.finish(false);
     };
-    const onEnd = () => finish(true);
+    const onEnd = () => this.finish(true);
+    this.done = new Promise((resolve) => {
+      this.finish = (ended) => {
+        stdin.off('data', onData);
+        stdin.off('end', onEnd);
+        stdin.off('error', onEnd);
+        if (!ended) stdin.pause();
+        this.taken.ended ||= ended;
+        this.finish = () => {};
+        resolve(this.taken);
+      };
+    });
     stdin.on('data', onData);
     stdin.once('end', onEnd);
     stdin.once('error', onEnd);
-  });
+  }
+
+  /** Stop reading now (the daemon is lost): what was taken so far. */
+  stop(): TakenStdin {
+    this.finish(false);
+    return this.taken;
+  }
 }
 
 /** Give the in-process run the stdin the daemon was sent, followed by whatever was not read. */
@@ -148,7 +172,7 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
   };
   const timeoutMs = Number(process.env.SKIM_DAEMON_TIMEOUT_MS) > 0 ? Number(process.env.SKIM_DAEMON_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
 
-  let taken: TakenStdin | undefined;
+  let taker: StdinTaker | undefined;
   const answered = await new Promise<boolean>((resolve) => {
     const output: Frame[] = [];
     let daemonPid: number | undefined;
@@ -167,11 +191,13 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
     };
     const arm = () => {
       clearTimeout(timer);
+      if (settled) return;
       timer = setTimeout(() => {
         // a daemon that does not answer in time is stopped: the next call starts a fresh one
-        if (daemonPid !== undefined) {
+        const pid = daemonPid ?? pidOf(place);
+        if (pid !== undefined) {
           try {
-            process.kill(daemonPid, 'SIGKILL');
+            process.kill(pid, 'SIGKILL');
           } catch {
             // gone already
           }
@@ -203,6 +229,8 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
             output.push(frame);
             return;
           case FRAME.needStdin:
+            // the command reads stdin: what it wrote so far is dropped, and it runs again with it
+            output.length = 0;
             clearTimeout(timer); // reading our own stdin is not the daemon's time
             void sendStdin(conn).then(arm);
             return;
@@ -220,13 +248,15 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
       () => settle(false),
     );
   });
-  if (taken && !answered) giveBackStdin(taken);
-  else if (taken && !taken.ended) process.stdin.destroy(); // over the cap: the rest is not read, as in process
+  if (taker && !answered) giveBackStdin(taker.stop());
+  else if (taker && !taker.taken.ended) process.stdin.destroy(); // over the cap: the rest is not read, as in process
   return answered;
 
   async function sendStdin(conn: net.Socket): Promise<void> {
     const { MAX_INPUT_BYTES, readStreamCapped } = await import('../../tools/readCapped.js');
-    taken ??= await takeStdin(MAX_INPUT_BYTES);
+    taker ??= new StdinTaker(MAX_INPUT_BYTES);
+    const taken = await taker.done;
+    if (conn.destroyed) return;
     try {
       // the same reading as in process, over what was taken: the same bytes, or the same error
       const bytes = await readStreamCapped(streamModule().Readable.from(taken.chunks), MAX_INPUT_BYTES, 'stdin');

@@ -9,6 +9,7 @@ export async function askDaemon(place: DaemonPlace, op: 'status' | 'stop'): Prom
   if (checkDir(place.dir) || checkSocket(place.socket)) return null;
   const info = await new Promise<DaemonInfo | null>((resolve) => {
     const conn = net.connect(place.socket);
+    conn.setTimeout(5000, () => conn.destroy()); // a daemon that does not answer counts as none
     conn.once('connect', () => conn.write(encodeFrame(FRAME.request, { op })));
     conn.on('error', () => resolve(null));
     conn.on('close', () => resolve(null));

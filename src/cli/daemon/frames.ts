@@ -2,11 +2,13 @@
  * The daemon's wire format on its Unix socket: frames of [4-byte length][1-byte kind][payload].
  * Text travels as bytes (the exact bytes the command wrote), control messages as JSON.
  *
- *   client -> daemon   request  {argv, cwd, env, terminals, fingerprint} | {op: 'status' | 'stop'}
+ *   client -> daemon   request  {args, cwd, env, terminals, fingerprint} | {op: 'status' | 'stop'}
  *                      stdin    the client's stdin, sent when the daemon asks for it
  *                      stdinError {code, message}: stdin could not be read (over the cap)
- *   daemon -> client   accepted {pid}, needStdin, stdout, stderr bytes, done {exitCode},
- *                      refused {reason} (the client then works in process), info {...} (status)
+ *   daemon -> client   accepted {pid}, stdout and stderr bytes, done {exitCode};
+ *                      needStdin: the command reads stdin (drop the output so far, send stdin,
+ *                      it runs again); refused {reason}: the client works in process;
+ *                      info {...}: the answer to status and stop
  */
 import type { Socket } from 'node:net';
 

@@ -17,6 +17,8 @@ export const PACKAGE_ROOT = dirname(dirname(dirname(dirname(fileURLToPath(import
 export interface DaemonPlace {
   dir: string;
   socket: string;
+  /** The daemon's pid, for a client to stop a daemon that accepts but does not answer. */
+  pidFile: string;
   /** Taken by the client that starts a daemon, so that many first calls at once start one. */
   startLock: string;
 }
@@ -27,7 +29,7 @@ export function daemonPlace(env: NodeJS.ProcessEnv = process.env): DaemonPlace {
   // a checkout and an installed package of the same version are different daemons
   const pkg = fnv1a(PACKAGE_ROOT);
   const base = `skim-${VERSION}-${pkg}`;
-  return { dir, socket: join(dir, `${base}.sock`), startLock: join(dir, `${base}.starting`) };
+  return { dir, socket: join(dir, `${base}.sock`), pidFile: join(dir, `${base}.pid`), startLock: join(dir, `${base}.starting`) };
 }
 
 /** A short hash of a name (FNV-1a, 32 bits, hex): loading node:crypto would cost the client more than the call. */

@@ -31,7 +31,10 @@ export interface DaemonInfo {
   socket: string;
   startedAt: number;
   served: number;
+  /** Requests in the queue or running. */
   queued: number;
+  /** Requests waiting for their client's stdin (outside the queue). */
+  waitingForStdin: number;
   rssBytes: number;
   idleExitMs: number;
   stopping: boolean;

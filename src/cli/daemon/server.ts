@@ -12,7 +12,7 @@
  * bounds the time (it stops a daemon that does not answer and works in process). Exits after
  * SKIM_DAEMON_IDLE_MS without a request, on `skim daemon stop`, and on a request of another build.
  */
-import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { isSkimErrorCode, SkimError } from '../../core/errors.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
@@ -94,27 +94,29 @@ export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<str
   const ownInode = statSync(place.socket).ino;
   release();
 
+  writeFileSync(place.pidFile, `${process.pid}\n`, { mode: 0o600 });
+
   const startedAt = Date.now();
   let served = 0;
   let queued = 0;
+  const waitingForStdin = new Set<Connection>();
   let stopping = false;
   let chain: Promise<void> = Promise.resolve();
   let idleTimer: NodeJS.Timeout | undefined;
 
   const shutdown = (code = 0) => {
     stopping = true;
+    // the socket and pid file, while they are this daemon's (not a successor's)
+    removeIf(place.pidFile, () => readFileSync(place.pidFile, 'utf8').trim() === String(process.pid));
+    removeIf(place.socket, () => statSync(place.socket).ino === ownInode);
     server.close();
-    try {
-      if (statSync(place.socket).ino === ownInode) rmSync(place.socket, { force: true });
-    } catch {
-      // gone already
-    }
+    for (const c of waitingForStdin) c.close();
     // whatever is queued is answered first
     void chain.then(() => process.exit(code));
   };
   const armIdle = () => {
     clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => queued === 0 && shutdown(), idleMs);
+    idleTimer = setTimeout(() => queued === 0 && waitingForStdin.size === 0 && shutdown(), idleMs);
   };
   process.on('SIGTERM', () => shutdown());
   process.on('SIGINT', () => shutdown());
@@ -129,15 +131,36 @@ export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<str
     startedAt,
     served,
     queued,
+    waitingForStdin: waitingForStdin.size,
     rssBytes: process.memoryUsage.rss(),
     idleExitMs: idleMs,
     stopping,
   });
 
+  /** Queue a request; one that turns out to read stdin waits for it outside the queue, then comes back. */
+  const enqueue = (c: Connection) => {
+    queued++;
+    clearTimeout(idleTimer);
+    chain = chain.then(async () => {
+      const outcome = await c.run();
+      queued--;
+      if (outcome === 'done') served++;
+      if (outcome === 'needs-stdin') {
+        waitingForStdin.add(c);
+        c.whenStdin(() => waitingForStdin.delete(c) && enqueue(c));
+      }
+      if (process.memoryUsage.rss() > maxRss) shutdown();
+      else armIdle();
+    });
+  };
+
   server.on('connection', (conn) => {
     conn.on('error', () => conn.destroy());
     const refuse = (r: Refusal) => conn.end(encodeFrame(FRAME.refused, r));
     let client: Connection | undefined;
+    conn.once('close', () => {
+      if (client && waitingForStdin.delete(client)) armIdle();
+    });
     readFrames(
       conn,
       MAX_INPUT_BYTES + 64 * 1024,
@@ -165,47 +188,57 @@ export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<str
         }
         if (queued >= MAX_QUEUE) return refuse({ reason: 'busy' });
         client = new Connection(conn, req);
-        queued++;
-        clearTimeout(idleTimer);
         conn.write(encodeFrame(FRAME.accepted, { pid: process.pid }));
-        const c = client;
-        chain = chain.then(async () => {
-          if (!conn.destroyed) await c.run();
-          queued--;
-          served++;
-          if (process.memoryUsage.rss() > maxRss) shutdown();
-          else armIdle();
-        });
+        enqueue(client);
       },
       () => conn.destroy(),
     );
   });
-  armIdle();
-  chain = chain.then(warmUp);
+  chain = chain.then(warmUp).then(armIdle); // idle from the end of the warm-up
   return new Promise<string>(() => {}); // serves until it exits
 }
 
-/** One client's request: its streams, and stdin fetched from it when the command reads it. */
+function removeIf(file: string, ours: () => boolean): void {
+  try {
+    if (ours()) rmSync(file, { force: true });
+  } catch {
+    // gone already
+  }
+}
+
+/** The command read stdin before the daemon had it: it runs again once the client has sent it. */
+class NeedsStdin extends Error {}
+
+/**
+ * One client's request. A command that reads stdin is stopped at that point and run again, from
+ * the start, once the client has sent its stdin (the output of the stopped run is dropped by the
+ * client): so a client slow to give its stdin never holds the queue.
+ */
 class Connection {
-  private stdinWanted?: { resolve: (b: Buffer) => void; reject: (e: Error) => void };
-  private stdin?: Promise<Buffer>;
+  private stdin?: { bytes: Buffer } | { error: Error };
+  private onStdin?: () => void;
 
   constructor(
     private readonly conn: net.Socket,
     private readonly req: RunRequest,
-  ) {
-    conn.once('close', () => this.stdinWanted?.reject(new Error('the client went away')));
+  ) {}
+
+  whenStdin(fn: () => void): void {
+    this.onStdin = fn;
+  }
+
+  close(): void {
+    this.conn.destroy();
   }
 
   onFrame(frame: Frame): void {
-    const wanted = this.stdinWanted;
-    if (!wanted) return;
-    this.stdinWanted = undefined;
-    if (frame.kind === FRAME.stdin) wanted.resolve(frame.payload);
+    if (!this.onStdin || this.stdin) return void this.conn.destroy(); // not asked for
+    if (frame.kind === FRAME.stdin) this.stdin = { bytes: frame.payload };
     else if (frame.kind === FRAME.stdinError) {
       const e = jsonOf<{ code?: unknown; message?: unknown }>(frame);
-      wanted.reject(isSkimErrorCode(e.code) ? new SkimError(String(e.message), e.code) : new Error(String(e.message)));
-    } else wanted.reject(new Error('unexpected frame'));
+      this.stdin = { error: isSkimErrorCode(e.code) ? new SkimError(String(e.message), e.code) : new Error(String(e.message)) };
+    } else return void this.conn.destroy();
+    this.onStdin();
   }
 
   private send(kind: number, payload: Buffer | object): Promise<void> {
@@ -218,14 +251,18 @@ class Connection {
 
   private streams(): CliStreams {
     const req = this.req;
+    let stdinRead = false;
     return {
       stdout: (text, encoding = 'utf8') => this.send(FRAME.stdout, Buffer.from(text, encoding)),
       stderr: (text) => void this.send(FRAME.stderr, Buffer.from(text, 'utf8')),
-      readStdin: () =>
-        (this.stdin ??= new Promise<Buffer>((resolve, reject) => {
-          this.stdinWanted = { resolve, reject };
-          void this.send(FRAME.needStdin, {});
-        })),
+      readStdin: async () => {
+        if (!this.stdin) throw new NeedsStdin();
+        if ('error' in this.stdin) throw this.stdin.error;
+        // a second read finds stdin at its end, as in process
+        const bytes = stdinRead ? Buffer.alloc(0) : this.stdin.bytes;
+        stdinRead = true;
+        return bytes;
+      },
       stdinIsTTY: req.stdinIsTTY,
       stdinIsReadable: req.stdinIsReadable,
       stdoutTerminal: req.stdoutTerminal,
@@ -234,13 +271,28 @@ class Connection {
   }
 
   /** Run the command as the client's own process would, then say how it exited. */
-  async run(): Promise<void> {
+  async run(): Promise<'done' | 'needs-stdin' | 'gone'> {
+    if (this.conn.destroyed) return 'gone';
+    let needsStdin = false;
+    const io = this.streams();
+    const readStdin = io.readStdin;
+    io.readStdin = () =>
+      readStdin().catch((err: unknown) => {
+        needsStdin ||= err instanceof NeedsStdin;
+        throw err;
+      });
     try {
-      const exitCode = await runCommand(this.req.args, this.req.cwd, this.req.env, this.streams());
+      const exitCode = await runCommand(this.req.args, this.req.cwd, this.req.env, io);
+      if (needsStdin) {
+        await this.send(FRAME.needStdin, {});
+        return 'needs-stdin';
+      }
       this.conn.end(encodeFrame(FRAME.done, { exitCode }));
+      return 'done';
     } catch (err) {
       // (a working directory that is gone, say): the client runs it and says so as it would
       this.conn.end(encodeFrame(FRAME.refused, { reason: 'error', message: (err as Error)?.message } satisfies Refusal));
+      return 'gone';
     }
   }
 }
