@@ -28,7 +28,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) {
     try {
       chmodSync(dir, 0o700);
-      for (const f of readdirSync(dir)) if (f.endsWith('.sock')) chownSync(path.join(dir, f), 0, 0), chmodSync(path.join(dir, f), 0o600);
+      for (const f of readdirSync(dir).filter((name) => name.endsWith('.sock'))) {
+        chownSync(path.join(dir, f), process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+        chmodSync(path.join(dir, f), 0o600);
+      }
     } catch {
       // nothing to restore
     }
@@ -220,8 +223,8 @@ describe.skipIf(!built)('the daemon', () => {
   });
 
   it.each([
-    ['a socket with group/other permissions', (dir: string, sock: string) => chmodSync(sock, 0o666)],
-    ['a socket owned by another user', (dir: string, sock: string) => chownSync(sock, 12345, 12345)],
+    ['a socket with group/other permissions', (_dir: string, sock: string) => chmodSync(sock, 0o666)],
+    ['a socket owned by another user', (_dir: string, sock: string) => chownSync(sock, 12345, 12345)],
     ['a socket directory others can enter', (dir: string) => chmodSync(dir, 0o755)],
   ])('refuses %s: the CLI works in process and leaves it alone', async (_what, spoil) => {
     if (_what.includes('another user') && process.getuid?.() !== 0) return; // chown needs root
