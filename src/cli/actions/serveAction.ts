@@ -8,6 +8,7 @@ import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
 import { action, intAtLeast, numberOption, prunerFor, scorerOptions } from '../io.js';
+import { whenParentExits } from '../parentWatch.js';
 
 interface ServeOptions {
   host: string;
@@ -78,7 +79,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`skim serve: ${signal} received, finishing in-flight requests`);
+    log(`skim serve: ${signal === 'parent exited' ? 'the parent process exited' : `${signal} received`}, finishing in-flight requests`);
     await listening.close(5000);
     await runner.close();
     log('skim serve: stopped');
@@ -86,4 +87,6 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', () => void stop('SIGHUP')); // its terminal closed
+  whenParentExits(() => void stop('parent exited'));
 }
