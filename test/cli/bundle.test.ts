@@ -16,6 +16,7 @@ const Q = 'caplog.get_records() is frozen after caplog.clear() is called: where 
 function skim(args: string[], bundle: boolean, input?: string) {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('SKIM_')) delete env[k];
+  env.SKIM_DAEMON = '0'; // the bundle itself, not a daemon (test/cli/daemon.test.ts)
   if (!bundle) env.SKIM_NO_BUNDLE = '1';
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, input, encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr.replace(/\d+(\.\d+)? ms/g, 'N ms'), code: r.status };
