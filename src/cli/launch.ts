@@ -70,7 +70,11 @@ export async function launch(): Promise<void> {
     // the user's warm daemon does the work when it can (src/cli/daemon/); when it cannot, this process does
     if (DAEMON_COMMANDS.has(cmd) && daemonWanted()) {
       const { runThroughDaemon } = await import('./daemon/client.js');
-      if (await runThroughDaemon(process.argv.slice(2))) return;
+      try {
+        if (await runThroughDaemon(process.argv.slice(2))) return;
+      } catch {
+        // (a working directory that is gone, say): the work is done here, as without a daemon
+      }
     }
     if (runBundle()) return;
   }

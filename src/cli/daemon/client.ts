@@ -215,34 +215,44 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
       settle(false);
     });
     conn.on('close', () => settle(false));
+    const onFrame = (frame: Frame): void => {
+      switch (frame.kind) {
+        case FRAME.accepted:
+          daemonPid = jsonOf<{ pid: number }>(frame).pid;
+          return;
+        case FRAME.stdout:
+        case FRAME.stderr:
+          output.push(frame);
+          return;
+        case FRAME.needStdin:
+          // the command reads stdin: what it wrote so far is dropped, and it runs again with it
+          output.length = 0;
+          clearTimeout(timer); // reading our own stdin is not the daemon's time
+          void sendStdin(conn).then(arm, () => settle(false));
+          return;
+        case FRAME.done: {
+          const { exitCode } = jsonOf<{ exitCode?: unknown }>(frame);
+          if (!Number.isInteger(exitCode)) return settle(false);
+          process.exitCode = exitCode as number;
+          return settle(true);
+        }
+        case FRAME.refused:
+          // a daemon of another build has exited: start one of ours for the next call
+          if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemon(place);
+          return settle(false);
+        default:
+          return settle(false);
+      }
+    };
     readFrames(
       conn,
       Number.MAX_SAFE_INTEGER,
       (frame) => {
         if (settled) return;
-        switch (frame.kind) {
-          case FRAME.accepted:
-            daemonPid = jsonOf<{ pid: number }>(frame).pid;
-            return;
-          case FRAME.stdout:
-          case FRAME.stderr:
-            output.push(frame);
-            return;
-          case FRAME.needStdin:
-            // the command reads stdin: what it wrote so far is dropped, and it runs again with it
-            output.length = 0;
-            clearTimeout(timer); // reading our own stdin is not the daemon's time
-            void sendStdin(conn).then(arm);
-            return;
-          case FRAME.done:
-            process.exitCode = jsonOf<{ exitCode: number }>(frame).exitCode;
-            return settle(true);
-          case FRAME.refused:
-            // a daemon of another build has exited: start one of ours for the next call
-            if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemon(place);
-            return settle(false);
-          default:
-            return settle(false);
+        try {
+          onFrame(frame);
+        } catch {
+          settle(false); // a frame that does not parse: not a daemon to trust with this read
         }
       },
       () => settle(false),
