@@ -215,7 +215,7 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
       settle(false);
     });
     conn.on('close', () => settle(false));
-    const onFrame = (frame: Frame): void => {
+    const onFrame = (frame: Frame) => {
       switch (frame.kind) {
         case FRAME.accepted:
           daemonPid = jsonOf<{ pid: number }>(frame).pid;
