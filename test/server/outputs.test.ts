@@ -80,7 +80,9 @@ describe.each(runners)('outputs over HTTP (%s runner)', (_name, runner) => {
     expect(read.shape).not.toBe('pytest');
     expect(read.handle).toBeUndefined();
     // the same file read again in the session: folded as unchanged, by path and line
-    const again = await (await post(a, '/v1/prune', { code, command: 'cat src/_pytest/logging.py', query: 'How is the level of a log handler set?', session: 'r' })).json();
+    const again = await (
+      await post(a, '/v1/prune', { code, command: 'cat src/_pytest/logging.py', query: 'How is the level of a log handler set?', session: 'r' })
+    ).json();
     expect(again.text).toMatch(/lines unchanged since an earlier read/);
     const window = code
       .split(/(?<=\n)/)
