@@ -30,6 +30,14 @@ export interface CliIO {
   stdinIsReadable?(): boolean;
   /** The terminals behind stdout and stderr when the streams are not them (the daemon's client's); default: the streams' own. */
   terminals?: { stdout: TerminalInfo; stderr: TerminalInfo };
+  /**
+   * Whether what was written to stdout has reached its reader: true once it has, false when that
+   * is not known in time; rejects as a failed write does (EPIPE) when it could not. Session
+   * memory asks before it records a read (and records nothing unless true). Needed where a write
+   * completes before the reader has the bytes (the daemon's client prints them later); default:
+   * a completed write has reached the reader.
+   */
+  delivered?(): Promise<boolean>;
 }
 
 /** Per call chain, so runs with their own IO may overlap in one process. */

@@ -7,13 +7,18 @@
 /** How often the parent is checked (ms); SKIM_PARENT_CHECK_MS overrides it. */
 const DEFAULT_CHECK_MS = 1000;
 
+/**
+ * The parent as this module was loaded (as the command starts): a parent gone before the server
+ * was up (killed just as it said it listens) is noticed too.
+ */
+const parentAtStart = process.ppid;
+
 /** Call `onGone` once when this process's parent has exited. The check never keeps the process alive. */
 export function whenParentExits(onGone: () => void): void {
-  const parent = process.ppid;
-  if (parent <= 1) return; // started by init (a service manager): nothing to follow
+  if (parentAtStart <= 1) return; // started by init (a service manager): nothing to follow
   const every = Number(process.env.SKIM_PARENT_CHECK_MS) > 0 ? Number(process.env.SKIM_PARENT_CHECK_MS) : DEFAULT_CHECK_MS;
   const timer = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (process.ppid === parentAtStart) return;
     clearInterval(timer);
     onGone();
   }, every);

@@ -5,7 +5,7 @@
  * socket directory (SKIM_DAEMON_DIR) and stops its daemon. Needs a built dist/, as bin/skim.js does.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,6 +144,48 @@ describe.skipIf(!built)('the daemon', () => {
     }
     // every one of them was the daemon's work, not a fallback
     expect(status(dir)!.served).toBe(before.served + CASES.length);
+  });
+
+  it('records a read in the session only once its output reached the reader (`| head`), as in process', async () => {
+    const dir = daemonDir();
+    const before = await started(dir);
+    const work = mkdtempSync(path.join(os.tmpdir(), 'skim-daemon-head-'));
+    // longer than a pipe holds: `head` goes away before the output is all written
+    const file = path.join(work, 'big.py');
+    writeFileSync(file, `${Array.from({ length: 8_000 }, (_, i) => `def f${i}(x):\n    return x + ${i}`).join('\n')}\n`);
+    const reads = (d: string | null, store: string) => {
+      const session = { SKIM_SESSION: 'head', SKIM_SESSION_DIR: store };
+      const cut = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" cat "${file}" | head -20`], { cwd: ROOT, env: envFor(d, session), encoding: 'utf8' });
+      return { cut: cut.stdout, next: skim(['cat', file, '--focus', 'Which function returns x plus three?'], d, { env: session }) };
+    };
+    const want = reads(null, path.join(work, 'a'));
+    const got = reads(dir, path.join(work, 'b'));
+    expect(got).toEqual(want);
+    expect(got.cut.split('\n')).toHaveLength(21);
+    // the lines `head` did not pass on are not claimed as shown
+    expect(got.next.out).not.toMatch(/unchanged since an earlier read/);
+    expect(status(dir)!.served).toBe(before.served + 2);
+  });
+
+  it('a reader slow to take the output holds the daemon no longer than the print wait: the output is whole, the read not recorded', async () => {
+    const dir = daemonDir();
+    const before = await started(dir, { SKIM_DAEMON_PRINT_WAIT_MS: '200' });
+    const work = mkdtempSync(path.join(os.tmpdir(), 'skim-daemon-slow-'));
+    const file = path.join(work, 'big.py');
+    writeFileSync(file, `${Array.from({ length: 8_000 }, (_, i) => `def f${i}(x):\n    return x + ${i}`).join('\n')}\n`);
+    const session = { SKIM_SESSION: 'slow', SKIM_SESSION_DIR: path.join(work, 'store') };
+    // the reader starts after 2 s; the daemon waits 200 ms for the print
+    const slow = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" cat "${file}" | (sleep 2; cat)`], {
+      cwd: ROOT,
+      env: envFor(dir, session),
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    expect(slow.status).toBe(0);
+    expect(slow.stdout).toBe(skim(['cat', file], null).out);
+    const next = skim(['cat', file, '--focus', 'Which function returns x plus three?'], dir, { env: session });
+    expect(next.out).not.toMatch(/unchanged since an earlier read/);
+    expect(status(dir)!.served).toBe(before.served + 2);
   });
 
   it('keeps session memory as in-process calls do (env travels with the request)', async () => {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { join } from 'node:path';
 import { isatty } from 'node:tty';
+import { EXIT_INTERNAL, EXIT_OUTPUT } from '../../core/errors.js';
 import { guardStdout, processStdinIsReadable, terminalOf } from '../processStreams.js';
 import { encodeFrame, FRAME, type Frame, jsonOf, readFrames } from './frames.js';
 import { buildFingerprint, checkDir, checkSocket, type DaemonPlace, daemonPlace, PACKAGE_ROOT } from './place.js';
@@ -124,16 +125,15 @@ function giveBackStdin(taken: TakenStdin): void {
   Object.defineProperty(process, 'stdin', { value: replay, configurable: true, writable: true });
 }
 
-function writeAll(frames: Frame[]): Promise<void> {
+/** Write the frames in order; resolves with the error of the write that failed, if one did. */
+function writeAll(frames: Frame[]): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
     let i = 0;
-    const next = (): void => {
-      while (i < frames.length) {
-        const f = frames[i++];
-        const stream = f.kind === FRAME.stdout ? process.stdout : process.stderr;
-        if (!stream.write(f.payload)) return void stream.once('drain', next);
-      }
-      resolve();
+    const next = (err?: Error | null): void => {
+      if (err) return void resolve(err);
+      if (i === frames.length) return void resolve(undefined);
+      const f = frames[i++];
+      (f.kind === FRAME.stdout ? process.stdout : process.stderr).write(f.payload, next);
     };
     next();
   });
@@ -170,6 +170,9 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
   let taker: StdinTaker | undefined;
   const answered = await new Promise<boolean>((resolve) => {
     const output: Frame[] = [];
+    /** Output was printed before the daemon finished (a `print`), and how that went. */
+    let printed = false;
+    let printFailure: NodeJS.ErrnoException | undefined;
     let daemonPid: number | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
@@ -179,10 +182,21 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
       settled = true;
       clearTimeout(timer);
       conn.destroy();
-      if (ok) {
-        guardStdout();
-        void writeAll(output).then(() => resolve(true));
-      } else resolve(false);
+      if (!ok && printed) {
+        // the output is out: the call cannot be made again here
+        process.stderr.write('skim: the daemon stopped after the output was printed, before it finished\n');
+        process.exitCode = EXIT_INTERNAL;
+        return resolve(true);
+      }
+      if (!ok) return resolve(false);
+      if (printFailure) {
+        // as in process: quiet when the reader went away, else said
+        if (printFailure.code !== 'EPIPE') process.stderr.write(`skim: cannot write output: ${printFailure.message}\n`);
+        process.exitCode = printFailure.code === 'EPIPE' ? 0 : EXIT_OUTPUT;
+        return resolve(true);
+      }
+      guardStdout();
+      void writeAll(output).then(() => resolve(true));
     };
     const arm = () => {
       clearTimeout(timer);
@@ -224,6 +238,17 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
           output.length = 0;
           clearTimeout(timer); // reading our own stdin is not the daemon's time
           void sendStdin(conn).then(arm, () => settle(false));
+          return;
+        case FRAME.print:
+          // session memory records a read once its output has reached the reader: print it now
+          clearTimeout(timer); // writing our own stdout is not the daemon's time
+          printed = true;
+          process.stdout.on('error', () => {}); // a failed write comes back to the daemon as `printed`
+          void writeAll(output.splice(0)).then((err) => {
+            printFailure = err;
+            if (!conn.destroyed) conn.write(encodeFrame(FRAME.printed, err ? { code: err.code ?? 'EIO', message: err.message } : {}));
+            arm();
+          });
           return;
         case FRAME.done: {
           const { exitCode } = jsonOf<{ exitCode?: unknown }>(frame);

@@ -5,9 +5,12 @@
  *   client -> daemon   request  {args, cwd, env, terminals, fingerprint} | {op: 'status' | 'stop'}
  *                      stdin    the client's stdin, sent when the daemon asks for it
  *                      stdinError {code, message}: stdin could not be read (over the cap)
+ *                      printed {} | {code, message}: the output so far was written (or not)
  *   daemon -> client   accepted {pid}, stdout and stderr bytes, done {exitCode};
  *                      needStdin: the command reads stdin (drop the output so far, send stdin,
- *                      it runs again); refused {reason}: the client works in process;
+ *                      it runs again); print: write the output so far now and say how it went
+ *                      (session memory records a read only once it reached the reader);
+ *                      refused {reason}: the client works in process;
  *                      info {...}: the answer to status and stop
  */
 import type { Socket } from 'node:net';
@@ -16,8 +19,10 @@ export const FRAME = {
   request: 0x71, // q
   stdin: 0x69, // i
   stdinError: 0x78, // x
+  printed: 0x50, // P
   accepted: 0x61, // a
   needStdin: 0x6e, // n
+  print: 0x70, // p
   stdout: 0x6f, // o
   stderr: 0x65, // e
   done: 0x64, // d

@@ -26,6 +26,8 @@ import { buildFingerprint, checkDir, checkSocket, type DaemonPlace, daemonPlace,
 import { asRunRequest, type ControlRequest, type DaemonInfo, MAX_REQUEST_BYTES, type Refusal, type RunRequest } from './protocol.js';
 
 const MAX_QUEUE = 8;
+/** How long a run waits for its client to print its output before it records a read (a slow reader holds no one). */
+const DEFAULT_PRINT_WAIT_MS = 5_000;
 const DEFAULT_IDLE_MS = 15 * 60 * 1000;
 const DEFAULT_MAX_RSS_MB = 1024;
 
@@ -53,6 +55,7 @@ export function socketAnswers(socket: string): Promise<boolean> {
 export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<string> {
   const idleMs = envNumber('SKIM_DAEMON_IDLE_MS', DEFAULT_IDLE_MS);
   const maxRss = envNumber('SKIM_DAEMON_MAX_RSS_MB', DEFAULT_MAX_RSS_MB) * 1024 * 1024;
+  const printWaitMs = envNumber('SKIM_DAEMON_PRINT_WAIT_MS', DEFAULT_PRINT_WAIT_MS);
   const fingerprint = buildFingerprint();
   const release = () => rmSync(place.startLock, { force: true });
 
@@ -188,7 +191,7 @@ export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<str
           return shutdown();
         }
         if (queued >= MAX_QUEUE) return refuse({ reason: 'busy' });
-        client = new Connection(conn, req);
+        client = new Connection(conn, req, printWaitMs);
         conn.write(encodeFrame(FRAME.accepted, { pid: process.pid }));
         enqueue(client);
       },
@@ -210,6 +213,11 @@ function removeIf(file: string, ours: () => boolean): void {
 /** The command read stdin before the daemon had it: it runs again once the client has sent it. */
 class NeedsStdin extends Error {}
 
+/** The client could not write the output: the error a failed write to stdout is in process (../program.ts reads it so). */
+function writeFailure(f: { code?: unknown; message?: unknown }): Error {
+  return Object.assign(new Error(String(f.message)), { code: String(f.code), syscall: 'write' });
+}
+
 /**
  * One client's request. A command that reads stdin is stopped at that point and run again, from
  * the start, once the client has sent its stdin (the output of the stopped run is dropped by the
@@ -219,12 +227,17 @@ class Connection {
   private stdin?: { bytes: Buffer } | { error: Error };
   /** This run asked for stdin before it was sent. */
   private needsStdin = false;
+  /** A `print` sent, waiting for the client's `printed` (`late`: the run went on without it). */
+  private printing?: { resolve: (delivered: boolean) => void; reject: (err: Error) => void; late?: boolean };
   private onStdin?: () => void;
 
   constructor(
     private readonly conn: net.Socket,
     private readonly req: RunRequest,
-  ) {}
+    private readonly printWaitMs: number,
+  ) {
+    conn.once('close', () => this.printing?.reject(writeFailure({ code: 'EPIPE', message: 'the client went away' })));
+  }
 
   whenStdin(fn: () => void): void {
     this.onStdin = fn;
@@ -235,6 +248,15 @@ class Connection {
   }
 
   onFrame(frame: Frame): void {
+    if (frame.kind === FRAME.printed && this.printing) {
+      const { resolve, reject, late } = this.printing;
+      this.printing = undefined;
+      if (late) return void this.conn.end(); // its `done` went out already
+      const failure = jsonOf<{ code?: unknown; message?: unknown }>(frame);
+      if (failure.code === undefined) resolve(true);
+      else reject(writeFailure(failure));
+      return;
+    }
     if (!this.onStdin || this.stdin) return void this.conn.destroy(); // not asked for
     if (frame.kind === FRAME.stdin) this.stdin = { bytes: frame.payload };
     else if (frame.kind === FRAME.stdinError) {
@@ -275,6 +297,21 @@ class Connection {
       env: { ...req.env },
       stdinIsReadable: () => req.stdinIsReadable,
       terminals: { stdout: req.stdoutTerminal, stderr: req.stderrTerminal },
+      // the client holds the output until asked: session memory asks before it records the read
+      delivered: () =>
+        new Promise<boolean>((resolve, reject) => {
+          if (this.conn.destroyed) return reject(writeFailure({ code: 'EPIPE', message: 'the client went away' }));
+          const printing: NonNullable<Connection['printing']> = { resolve, reject };
+          this.printing = printing;
+          void this.send(FRAME.print, {});
+          // a client still printing (a reader that does not read) holds the queue no longer: not
+          // known to be shown, the read is not recorded, and the connection waits for `printed`
+          setTimeout(() => {
+            if (this.printing !== printing) return;
+            printing.late = true;
+            resolve(false);
+          }, this.printWaitMs).unref();
+        }),
     };
   }
 
@@ -288,7 +325,9 @@ class Connection {
         await this.send(FRAME.needStdin, {});
         return 'needs-stdin';
       }
-      this.conn.end(encodeFrame(FRAME.done, { exitCode }));
+      if (this.printing?.late)
+        this.conn.write(encodeFrame(FRAME.done, { exitCode })); // ended on `printed`
+      else this.conn.end(encodeFrame(FRAME.done, { exitCode }));
       return 'done';
     } catch (err) {
       // (a working directory that is gone, say): the client runs it and says so as it would
