@@ -57,7 +57,7 @@ if (/\bimport\(/.test(code)) throw new Error(`${out}: a dynamic import() was lef
 
 // the code cache: every function these runs compile (each run starts from the previous run's cache)
 const q = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
-const env = { ...process.env, SKIM_WRITE_CODE_CACHE: '1' };
+const env = { ...process.env, SKIM_WRITE_CODE_CACHE: '1', SKIM_DAEMON: '0' }; // in process: these runs make the cache
 for (const k of ['SKIM_NO_BUNDLE', 'SKIM_SESSION', 'SKIM_TASK']) delete env[k];
 for (const args of [
   ['prune', 'examples/logging.py', '--query', q],

@@ -7,6 +7,12 @@
  * --baseline DIR also runs every skim command from another built checkout (e.g. a worktree of the
  * previous commit, after `npm ci && npm run build` there) in the same rounds: before and after side by side.
  *
+ * The read commands run three ways: `daemon off` (SKIM_DAEMON=0: all the work in the process),
+ * `daemon warm` (a daemon started before the rounds answers) and `first call` (no daemon: the
+ * call starts one and works in process; each run is prepared by `skim daemon stop`). Each way has
+ * its own socket directory in a temporary directory. The client's CPU is what hyperfine counts;
+ * the warm daemon's own CPU (from /proc, over all its calls) is reported per call below the table.
+ *
  * Measured with hyperfine (`hyperfine -N`, no shell in between). hyperfine 1.15 exports only the
  * mean of user/system time, so each round is one hyperfine call that runs every command once
  * (commands interleaved, so a noisy neighbour hits them alike); the medians are taken over rounds.
@@ -45,20 +51,38 @@ if (baseline && !existsSync(path.join(baseline, 'dist/cli/main.js'))) {
   console.error(`--baseline ${baseline}: no dist/ there (npm ci && npm run build in it first)`);
   process.exit(2);
 }
-const commands: { name: string; cmd: string }[] = [
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-startup-'));
+const warmDir = path.join(tmp, 'warm');
+const firstDir = path.join(tmp, 'first');
+const READ = new Set(['prune', 'cat', 'grep']);
+const bin = (dir: string) => `node ${path.join(dir, 'bin/skim.js')}`;
+/** `env` (a few hundred µs of its own) gives each way its settings without a shell. */
+const ways = (name: string, args: string, skim: string) =>
+  READ.has(args.split(' ')[0])
+    ? [
+        { name: `${name} (daemon off)`, cmd: `env SKIM_DAEMON=0 ${skim} ${args}` },
+        { name: `${name} (daemon warm)`, cmd: `env SKIM_DAEMON_DIR=${warmDir} ${skim} ${args}` },
+        {
+          name: `${name} (first call)`,
+          cmd: `env SKIM_DAEMON_DIR=${firstDir} ${skim} ${args}`,
+          prepare: `env SKIM_DAEMON_DIR=${firstDir} ${skim} daemon stop`,
+        },
+      ]
+    : [{ name, cmd: `${skim} ${args}` }];
+const commands: { name: string; cmd: string; prepare?: string }[] = [
   { name: 'node -e 0', cmd: 'node -e 0' },
-  ...SKIM.map((c) => ({ name: c.name, cmd: `node bin/skim.js ${c.args}` })),
-  ...(baseline ? SKIM.map((c) => ({ name: `baseline: ${c.name}`, cmd: `node ${path.join(baseline, 'bin/skim.js')} ${c.args}` })) : []),
+  ...SKIM.flatMap((c) => ways(c.name, c.args, bin(root))),
+  ...(baseline ? SKIM.flatMap((c) => ways(`baseline: ${c.name}`, c.args, bin(baseline))) : []),
 ];
 
 // No session, task or debug settings from the caller's environment.
 const env = { ...process.env };
 for (const k of Object.keys(env)) if (k.startsWith('SKIM_')) delete env[k];
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'skim-startup-'));
 function hyperfine(extra: string[]): { times: number[]; user: number; system: number }[] {
   const out = path.join(tmp, 'round.json');
-  const res = spawnSync('hyperfine', ['-N', '--style', 'none', ...extra, '--export-json', out, ...commands.map((c) => c.cmd)], {
+  const prepare = commands.flatMap((c) => ['--prepare', c.prepare ?? 'true']);
+  const res = spawnSync('hyperfine', ['-N', '--style', 'none', ...prepare, ...extra, '--export-json', out, ...commands.map((c) => c.cmd)], {
     cwd: root,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -67,9 +91,19 @@ function hyperfine(extra: string[]): { times: number[]; user: number; system: nu
   return (JSON.parse(readFileSync(out, 'utf8')) as { results: { times: number[]; user: number; system: number }[] }).results;
 }
 
+/** user + system CPU (ms) the warm daemon has used, and the calls it has served. */
+function daemonCpu(): { ms: number; served: number } | null {
+  const r = spawnSync(process.execPath, [path.join(root, 'bin/skim.js'), 'daemon', 'status'], { env: { ...env, SKIM_DAEMON_DIR: warmDir }, encoding: 'utf8' });
+  const m = /pid (\d+)[\s\S]*?(\d+) request\(s\) served/.exec(r.stdout);
+  if (!m) return null;
+  const fields = readFileSync(`/proc/${m[1]}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100, served: Number(m[2]) }; // utime, stime in 1/100 s
+}
+
 try {
   process.stderr.write(`warm-up (${warmup} runs of each command) ...\n`);
   hyperfine(['--warmup', String(Math.max(0, warmup - 1)), '--runs', '1']);
+  const daemonBefore = daemonCpu();
   const wall: number[][] = commands.map(() => []);
   const cpu: number[][] = commands.map(() => []);
   for (let r = 0; r < runs; r++) {
@@ -80,6 +114,7 @@ try {
     });
   }
   process.stderr.write('\n');
+  const daemonAfter = daemonCpu();
 
   const median = (xs: number[]): number => {
     const s = xs.slice().sort((a, b) => a - b);
@@ -104,7 +139,13 @@ try {
   }
   console.log('');
   console.log(`Q = "${Q}"${baseline ? `; baseline: ${baseline}` : ''}`);
+  if (daemonBefore && daemonAfter && daemonAfter.served > daemonBefore.served) {
+    const calls = daemonAfter.served - daemonBefore.served;
+    console.log(`warm daemon's own CPU: ${((daemonAfter.ms - daemonBefore.ms) / calls).toFixed(0)} ms per call (${calls} calls, /proc)`);
+  }
   if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, rows }, null, 2)}\n`);
 } finally {
+  for (const dir of [warmDir, firstDir])
+    spawnSync(process.execPath, [path.join(root, 'bin/skim.js'), 'daemon', 'stop'], { env: { ...env, SKIM_DAEMON_DIR: dir } });
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -21,6 +21,7 @@ export const COMMANDS: CommandTable = {
   train: async () => (await import('./actions/trainAction.js')).registerTrain,
   data: async () => (await import('./actions/dataAction.js')).registerData,
   adapt: async () => (await import('./actions/adaptAction.js')).registerAdapt,
+  daemon: async () => (await import('./actions/daemonAction.js')).registerDaemon,
 };
 
 /** Run `skim` on `argv` (['node', 'skim', ...args]) with `io` (default: the process's streams). */

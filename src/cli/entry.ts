@@ -1,18 +1,10 @@
 /** What every process entry of `skim` does first: quiet EPIPE, `--version` without commander, errors as exit 70. */
-import { EXIT_OUTPUT } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { runEarlyExitHooks } from './output.js';
+import { guardStdout } from './processStreams.js';
 
 export function start(load: () => Promise<(argv: string[]) => Promise<void>>): void {
-  // `skim cat big.py | head`: the reader went away. Stop quietly, like cat does on SIGPIPE, once
-  // session memory has noted that this read was not shown.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    void runEarlyExitHooks().finally(() => {
-      if (err.code === 'EPIPE') process.exit(0);
-      process.stderr.write(`skim: cannot write output: ${err.message}\n`);
-      process.exit(EXIT_OUTPUT);
-    });
-  });
+  guardStdout(runEarlyExitHooks);
 
   const args = process.argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {

@@ -4,7 +4,7 @@
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync, fstatSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
@@ -12,11 +12,13 @@ import type { Pruner } from '../core/prune.js';
 import { FIELD_RULES } from '../core/request.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
+import { processStdinIsReadable, type TerminalInfo } from './processStreams.js';
 
 /**
  * Where a command reads and writes: stdin, stdout, stderr, the environment and the exit code.
  * `process` is one (the default); tests run the program in-process with their own
- * (runProgram's `io`), so a command's output and exit code are checked without a process.
+ * (runProgram's `io`), so a command's output and exit code are checked without a process; the
+ * daemon (./daemon/server.ts) runs each request with one that forwards to its client.
  */
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -26,6 +28,16 @@ export interface CliIO {
   exitCode?: number | string | null;
   /** Standard input is a pipe, a file or a socket (grep reads it then); default: fstat of fd 0. */
   stdinIsReadable?(): boolean;
+  /** The terminals behind stdout and stderr when the streams are not them (the daemon's client's); default: the streams' own. */
+  terminals?: { stdout: TerminalInfo; stderr: TerminalInfo };
+  /**
+   * Whether what was written to stdout has reached its reader: true once it has, false when that
+   * is not known in time; rejects as a failed write does (EPIPE) when it could not. Session
+   * memory asks before it records a read (and records nothing unless true). Needed where a write
+   * completes before the reader has the bytes (the daemon's client prints them later); default:
+   * a completed write has reached the reader.
+   */
+  delivered?(): Promise<boolean>;
 }
 
 /** Per call chain, so runs with their own IO may overlap in one process. */
@@ -44,13 +56,7 @@ export function withCliIO<T>(io: CliIO, fn: () => Promise<T>): Promise<T> {
 /** A pipe, a file or a socket on stdin is input (as grep reads it); a terminal or /dev/null is not. */
 export function stdinIsReadable(): boolean {
   const io = cliIO();
-  if (io.stdinIsReadable) return io.stdinIsReadable();
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isFile() || st.isSocket();
-  } catch {
-    return false;
-  }
+  return io.stdinIsReadable ? io.stdinIsReadable() : processStdinIsReadable();
 }
 
 /** All of stdin, under the same cap as a file. */

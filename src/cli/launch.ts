@@ -6,12 +6,12 @@
  * are; so does every command with SKIM_NO_BUNDLE=1, and when the bundle is missing or older than
  * the last `tsc` (a `tsc` without `npm run build` must not leave a stale bundle in charge).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { DAEMON_COMMANDS } from './daemon/protocol.js';
 import { READ_COMMANDS } from './readCommands.js';
 
 const DIST = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -47,7 +47,7 @@ export function runBundle(): boolean {
     return false;
   }
   // V8 checks a cache against the source's length only: the hash makes it this exact text
-  const hash = createHash('sha1').update(source).digest('hex');
+  const hash = (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash('sha1').update(source).digest('hex');
   const cachedData = readCodeCache(hash);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE_FILE, cachedData });
   if (process.env.SKIM_WRITE_CODE_CACHE) {
@@ -66,6 +66,23 @@ export function runBundle(): boolean {
 
 export async function launch(): Promise<void> {
   const cmd = process.argv[2];
-  if (cmd !== undefined && Object.hasOwn(READ_COMMANDS, cmd) && runBundle()) return;
+  if (cmd !== undefined && Object.hasOwn(READ_COMMANDS, cmd)) {
+    // the user's warm daemon does the work when it can (src/cli/daemon/); when it cannot, this process does
+    if (DAEMON_COMMANDS.has(cmd) && daemonWanted()) {
+      const { runThroughDaemon } = await import('./daemon/client.js');
+      try {
+        if (await runThroughDaemon(process.argv.slice(2))) return;
+      } catch {
+        // (a working directory that is gone, say): the work is done here, as without a daemon
+      }
+    }
+    if (runBundle()) return;
+  }
   await import('./main.js');
+}
+
+/** SKIM_DAEMON=0 (or off/false/no) turns the daemon off; so does a platform without Unix sockets. */
+function daemonWanted(): boolean {
+  const v = (process.env.SKIM_DAEMON ?? '').trim().toLowerCase();
+  return process.platform !== 'win32' && !['0', 'off', 'false', 'no'].includes(v);
 }

@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_CODES, EXIT_INTERNAL, EXIT_OUTPUT, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { type CliIO, cliIO, withCliIO } from './io.js';
+import { type TerminalInfo, terminalOf } from './processStreams.js';
 
 export type Register = (program: Command) => void;
 /** Sub-command name -> its registration, loaded on demand. */
@@ -26,8 +27,11 @@ async function parseAndRun(argv: string[], commands: CommandTable): Promise<void
     .configureOutput({
       writeOut: (text) => cliIO().stdout.write(text),
       writeErr: (text) => cliIO().stderr.write(text),
-      getOutHelpWidth: () => terminalColumns(cliIO().stdout),
-      getErrHelpWidth: () => terminalColumns(cliIO().stderr),
+      // undefined off a terminal, as commander's own default (its typings say number)
+      getOutHelpWidth: () => terminalOfRun('stdout').columns as number,
+      getErrHelpWidth: () => terminalOfRun('stderr').columns as number,
+      getOutHasColors: () => colorForcedByEnv(cliIO().env) ?? terminalOfRun('stdout').hasColors,
+      getErrHasColors: () => colorForcedByEnv(cliIO().env) ?? terminalOfRun('stderr').hasColors,
     })
     .description('Query-conditioned code-context pruner for coding agents')
     .version(VERSION)
@@ -46,12 +50,17 @@ async function parseAndRun(argv: string[], commands: CommandTable): Promise<void
   }
 }
 
-/**
- * A terminal's width (help wraps to it), or undefined for a pipe or file: commander's own default,
- * read from the command's streams (its typings say number, its default returns undefined too).
- */
-function terminalColumns(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }): number {
-  return (stream.isTTY ? stream.columns : undefined) as number;
+/** The terminal behind the run's stdout or stderr (help wraps to its width, coloured if it has colours). */
+function terminalOfRun(which: 'stdout' | 'stderr'): TerminalInfo {
+  const io = cliIO();
+  return io.terminals?.[which] ?? terminalOf(io[which]);
+}
+
+/** commander's own reading of NO_COLOR / FORCE_COLOR / CLICOLOR_FORCE (its private useColor()), from the run's environment. */
+function colorForcedByEnv(env: NodeJS.ProcessEnv): boolean | undefined {
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return undefined;
 }
 
 /** Say what went wrong (once, on stderr) and give the exit code for it. */

@@ -48,14 +48,16 @@ export function limitAfter(spec: string, written: number): string {
  * no lock; the read it left in progress makes the next read forget the session's memory.
  */
 export async function withSession<T>(flags: SessionFlags, fn: (memory: SessionMemory | undefined) => Promise<T>): Promise<T> {
-  const { env } = cliIO();
+  const io = cliIO();
+  const { env } = io;
   const id = flags.session ?? env.SKIM_SESSION;
   const read = id && id.trim() !== '' ? await beginRead(id, warn, sessionDir(env)) : null;
   if (!read) return fn(undefined);
   const unregister = onEarlyExit(read.abort);
   try {
     const out = await fn(read.memory);
-    await read.commit();
+    if ((await io.delivered?.()) === false) await read.abort();
+    else await read.commit();
     return out;
   } catch (err) {
     await read.abort();

@@ -12,10 +12,11 @@ import { BIN, ROOT, runSkim } from '../helpers/cli.js';
 const built = existsSync(path.join(ROOT, 'dist/skim-read.cjs'));
 const Q = 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?';
 
-/** No SKIM_* setting from the environment. */
+/** No SKIM_* setting from the environment; no daemon. */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('SKIM_')) delete env[k];
+  env.SKIM_DAEMON = '0'; // the bundle itself, not a daemon (test/cli/daemon.test.ts)
   return env;
 }
 

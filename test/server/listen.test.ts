@@ -56,4 +56,41 @@ describe('skim serve', () => {
     expect(stderr).toMatch(/POST \/prune 200/);
     expect(stdout).toBe('');
   });
+
+  it('exits when the process that started it is killed without passing the signal on (npx)', async () => {
+    // a parent like npx: starts `skim serve`, says its pid, and is then SIGKILLed
+    const parentScript = `
+      const { spawn } = require('node:child_process');
+      const c = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '0'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      process.stdout.write(c.pid + '\\n');
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['-e', parentScript], {
+      cwd: ROOT,
+      env: { ...process.env, SKIM_PARENT_CHECK_MS: '100' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    parent.stdout.on('data', (d) => (stdout += d));
+    await new Promise<void>((resolve, reject) => {
+      parent.stderr.on('data', (d) => {
+        stderr += d;
+        if (/listening on/.test(stderr)) resolve();
+      });
+      parent.once('exit', (code) => reject(new Error(`the parent exited early with ${code}: ${stderr}`)));
+    });
+    const servePid = Number(stdout.trim());
+    const alive = () => {
+      try {
+        process.kill(servePid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    parent.kill('SIGKILL');
+    while (alive()) await new Promise((r) => setTimeout(r, 50)); // the test's time limit bounds this
+    expect(stderr).toMatch(/the parent process exited, finishing in-flight requests/);
+  });
 });

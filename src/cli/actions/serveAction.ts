@@ -9,6 +9,7 @@ import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
 import { DEFAULT_SESSION_STORE } from '../../server/sessions.js';
 import { action, cliIO, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
+import { whenParentExits } from '../parentWatch.js';
 
 interface ServeOptions {
   host: string;
@@ -87,7 +88,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`skim serve: ${signal} received, finishing in-flight requests`);
+    log(`skim serve: ${signal === 'parent exited' ? 'the parent process exited' : `${signal} received`}, finishing in-flight requests`);
     await listening.close(5000);
     await runner.close();
     log('skim serve: stopped');
@@ -95,6 +96,8 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', () => void stop('SIGHUP')); // its terminal closed
+  whenParentExits(() => void stop('parent exited'));
 }
 
 /** The session budget and one session's share of it: a quarter, at most the default 32 MiB. */

@@ -1,0 +1,299 @@
+/**
+ * The CLI's side of the daemon (./server.ts): hand a read command to the user's warm skim process
+ * and print what it answers, or say that this process must do the work itself. Any failure
+ * (no daemon, a socket that is not private, a daemon of another build, a daemon that dies, errs or
+ * does not answer in time) means "do it yourself": a read is never lost. The daemon's output is
+ * held until it has finished, so a daemon lost mid-request leaves nothing half-printed; the stdin
+ * it was sent is given back to the in-process run. The first call starts a daemon, detached, for
+ * the calls after it. Loads only what a call needs: no commander, no pruning code.
+ */
+
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { join } from 'node:path';
+import { isatty } from 'node:tty';
+import { EXIT_INTERNAL, EXIT_OUTPUT } from '../../core/errors.js';
+import { guardStdout, processStdinIsReadable, terminalOf } from '../processStreams.js';
+import { encodeFrame, FRAME, type Frame, jsonOf, readFrames } from './frames.js';
+import { buildFingerprint, checkDir, checkSocket, type DaemonPlace, daemonPlace, PACKAGE_ROOT } from './place.js';
+import type { RunRequest } from './protocol.js';
+
+// loaded when used: most calls neither start a daemon nor read stdin
+const require = createRequire(import.meta.url);
+const childProcess = (): typeof import('node:child_process') => require('node:child_process');
+const streamModule = (): typeof import('node:stream') => require('node:stream');
+
+/** How long a daemon may take over a request before the client stops it and works itself. */
+const DEFAULT_TIMEOUT_MS = 120_000;
+/** A start lock older than this is from a start that failed. */
+const STALE_START_MS = 10_000;
+/** The daemon's heap cap (MB); a request that would need more runs in process instead. */
+const DAEMON_HEAP_MB = 2048;
+
+/** Start a daemon, detached, unless another call is starting one. Never throws. */
+export function startDaemon(place: DaemonPlace = daemonPlace()): void {
+  try {
+    mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+    if (checkDir(place.dir)) return;
+    try {
+      closeSync(openSync(place.startLock, 'wx', 0o600));
+    } catch {
+      // another call is starting one, or a start failed: retry once the lock is stale
+      if (Date.now() - statSync(place.startLock).mtimeMs < STALE_START_MS) return;
+      closeSync(openSync(place.startLock, 'w', 0o600));
+    }
+    const child = childProcess().spawn(process.execPath, [`--max-old-space-size=${DAEMON_HEAP_MB}`, join(PACKAGE_ROOT, 'bin', 'skim.js'), 'daemon', 'run'], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: '/',
+      env: { ...process.env, SKIM_DAEMON_DIR: place.dir },
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // no daemon this time: the call works in process as before
+  }
+}
+
+/** The pid the daemon wrote beside its socket (one that accepts connections but never answers). */
+function pidOf(place: DaemonPlace): number | undefined {
+  try {
+    const pid = Number(readFileSync(place.pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What was read from stdin for the daemon, to give back to an in-process run. */
+interface TakenStdin {
+  chunks: Buffer[];
+  /** stdin reached its end (else reading stopped: past the cap, or the daemon was lost). */
+  ended: boolean;
+}
+
+/**
+ * Reads stdin up to one byte past the cap without closing it (an in-process run may need the
+ * rest: to fail as it would have, over the cap, or to read it all when the daemon is lost).
+ */
+class StdinTaker {
+  readonly taken: TakenStdin = { chunks: [], ended: false };
+  readonly done: Promise<TakenStdin>;
+  private total = 0;
+  private finish!: (ended: boolean) => void;
+
+  constructor(maxBytes: number) {
+    const stdin = process.stdin;
+    const onData = (c: Buffer) => {
+      this.taken.chunks.push(c);
+      this.total += c.length;
+      if (this.total > maxBytes) this.finish(false);
+    };
+    const onEnd = () => this.finish(true);
+    this.done = new Promise((resolve) => {
+      this.finish = (ended) => {
+        stdin.off('data', onData);
+        stdin.off('end', onEnd);
+        stdin.off('error', onEnd);
+        if (!ended) stdin.pause();
+        this.taken.ended ||= ended;
+        this.finish = () => {};
+        resolve(this.taken);
+      };
+    });
+    stdin.on('data', onData);
+    stdin.once('end', onEnd);
+    stdin.once('error', onEnd);
+  }
+
+  /** Stop reading now (the daemon is lost): what was taken so far. */
+  stop(): TakenStdin {
+    this.finish(false);
+    return this.taken;
+  }
+}
+
+/** Give the in-process run the stdin the daemon was sent, followed by whatever was not read. */
+function giveBackStdin(taken: TakenStdin): void {
+  const original = process.stdin;
+  const replay = new (streamModule().PassThrough)();
+  for (const c of taken.chunks) replay.write(c);
+  if (taken.ended) replay.end();
+  else original.pipe(replay);
+  Object.assign(replay, { isTTY: original.isTTY, fd: 0 });
+  Object.defineProperty(process, 'stdin', { value: replay, configurable: true, writable: true });
+}
+
+/** Write the frames in order; resolves with the error of the write that failed, if one did. */
+function writeAll(frames: Frame[]): Promise<NodeJS.ErrnoException | undefined> {
+  return new Promise((resolve) => {
+    let i = 0;
+    const next = (err?: Error | null): void => {
+      if (err) return void resolve(err);
+      if (i === frames.length) return void resolve(undefined);
+      const f = frames[i++];
+      (f.kind === FRAME.stdout ? process.stdout : process.stderr).write(f.payload, next);
+    };
+    next();
+  });
+}
+
+/**
+ * Run `args` (the arguments after `skim`) through the daemon. True when it answered (its output
+ * is printed, process.exitCode set); false when this process must do the work itself.
+ */
+export async function runThroughDaemon(args: string[]): Promise<boolean> {
+  const place = daemonPlace();
+  const dirProblem = checkDir(place.dir);
+  const socketProblem = dirProblem || checkSocket(place.socket);
+  if (socketProblem === 'missing') {
+    startDaemon(place);
+    return false;
+  }
+  if (socketProblem) return false; // not private: refused, and left alone
+
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const req: RunRequest = {
+    fingerprint: buildFingerprint(),
+    args,
+    cwd: process.cwd(),
+    env,
+    stdinIsTTY: isatty(0), // (process.stdin would open the stream)
+    stdinIsReadable: processStdinIsReadable(),
+    stdoutTerminal: terminalOf(process.stdout),
+    stderrTerminal: terminalOf(process.stderr),
+  };
+  const timeoutMs = Number(process.env.SKIM_DAEMON_TIMEOUT_MS) > 0 ? Number(process.env.SKIM_DAEMON_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
+
+  let taker: StdinTaker | undefined;
+  const answered = await new Promise<boolean>((resolve) => {
+    const output: Frame[] = [];
+    /** Output was printed before the daemon finished (a `print`), and how that went. */
+    let printed = false;
+    let printFailure: NodeJS.ErrnoException | undefined;
+    let daemonPid: number | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const conn = net.connect(place.socket);
+    const settle = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.destroy();
+      if (!ok && printed) {
+        // the output is out: the call cannot be made again here
+        process.stderr.write('skim: the daemon stopped after the output was printed, before it finished\n');
+        process.exitCode = EXIT_INTERNAL;
+        return resolve(true);
+      }
+      if (!ok) return resolve(false);
+      if (printFailure) {
+        // as in process: quiet when the reader went away, else said
+        if (printFailure.code !== 'EPIPE') process.stderr.write(`skim: cannot write output: ${printFailure.message}\n`);
+        process.exitCode = printFailure.code === 'EPIPE' ? 0 : EXIT_OUTPUT;
+        return resolve(true);
+      }
+      guardStdout();
+      void writeAll(output).then(() => resolve(true));
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      if (settled) return;
+      timer = setTimeout(() => {
+        // a daemon that does not answer in time is stopped: the next call starts a fresh one
+        const pid = daemonPid ?? pidOf(place);
+        if (pid !== undefined) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
+        settle(false);
+      }, timeoutMs);
+    };
+    conn.once('connect', () => {
+      conn.write(encodeFrame(FRAME.request, req));
+      arm();
+    });
+    conn.on('error', (err: NodeJS.ErrnoException) => {
+      // a socket left by a daemon that died: start a new one (it clears the old socket)
+      if (err.code === 'ECONNREFUSED') startDaemon(place);
+      settle(false);
+    });
+    conn.on('close', () => settle(false));
+    const onFrame = (frame: Frame) => {
+      switch (frame.kind) {
+        case FRAME.accepted:
+          daemonPid = jsonOf<{ pid: number }>(frame).pid;
+          return;
+        case FRAME.stdout:
+        case FRAME.stderr:
+          output.push(frame);
+          return;
+        case FRAME.needStdin:
+          // the command reads stdin: what it wrote so far is dropped, and it runs again with it
+          output.length = 0;
+          clearTimeout(timer); // reading our own stdin is not the daemon's time
+          void sendStdin(conn).then(arm, () => settle(false));
+          return;
+        case FRAME.print:
+          // session memory records a read once its output has reached the reader: print it now
+          clearTimeout(timer); // writing our own stdout is not the daemon's time
+          printed = true;
+          process.stdout.on('error', () => {}); // a failed write comes back to the daemon as `printed`
+          void writeAll(output.splice(0)).then((err) => {
+            printFailure = err;
+            if (!conn.destroyed) conn.write(encodeFrame(FRAME.printed, err ? { code: err.code ?? 'EIO', message: err.message } : {}));
+            arm();
+          });
+          return;
+        case FRAME.done: {
+          const { exitCode } = jsonOf<{ exitCode?: unknown }>(frame);
+          if (!Number.isInteger(exitCode)) return settle(false);
+          process.exitCode = exitCode as number;
+          return settle(true);
+        }
+        case FRAME.refused:
+          // a daemon of another build has exited: start one of ours for the next call
+          if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemon(place);
+          return settle(false);
+        default:
+          return settle(false);
+      }
+    };
+    readFrames(
+      conn,
+      Number.MAX_SAFE_INTEGER,
+      (frame) => {
+        if (settled) return;
+        try {
+          onFrame(frame);
+        } catch {
+          settle(false); // a frame that does not parse: not a daemon to trust with this read
+        }
+      },
+      () => settle(false),
+    );
+  });
+  if (taker && !answered) giveBackStdin(taker.stop());
+  else if (taker && !taker.taken.ended) process.stdin.destroy(); // over the cap: the rest is not read, as in process
+  return answered;
+
+  async function sendStdin(conn: net.Socket): Promise<void> {
+    const { MAX_INPUT_BYTES, readStreamCapped } = await import('../../tools/readCapped.js');
+    taker ??= new StdinTaker(MAX_INPUT_BYTES);
+    const taken = await taker.done;
+    if (conn.destroyed) return;
+    try {
+      // the same reading as in process, over what was taken: the same bytes, or the same error
+      const bytes = await readStreamCapped(streamModule().Readable.from(taken.chunks), MAX_INPUT_BYTES, 'stdin');
+      conn.write(encodeFrame(FRAME.stdin, bytes));
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      conn.write(encodeFrame(FRAME.stdinError, { code: e.code, message: e.message }));
+    }
+  }
+}
