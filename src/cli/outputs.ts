@@ -6,8 +6,9 @@
  */
 import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
+import { pruneOutput } from '../core/output/pruneOutput.js';
 import { fileReadOf } from '../core/output/readCommand.js';
-import { outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
+import { outputResultJson } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
 import { prune } from '../core/prune.js';
 import type { SessionMemory } from '../core/session/memory.js';
@@ -76,7 +77,7 @@ async function pruneForAgent(
       const r = await prune({ code: text, query: flags.focus ?? '', task: taskOf(flags), path: read.path, firstLine: read.firstLine, session });
       return { text: r.text, warnings: r.warnings, json: jsonResult(r) };
     }
-    const r = pruneCommandOutput({
+    const r = pruneOutput({
       text,
       command,
       query: flags.focus,

@@ -40,7 +40,9 @@ export type DiagnosticCode =
   /** The server could not prune (time limit, a failure in the core): returned whole. */
   | 'not-pruned'
   /** A tool output came back whole: binary, or over the size ceiling. */
-  | 'output-whole';
+  | 'output-whole'
+  /** A session was given but the output could not be kept in it: its markers say "not stored". */
+  | 'output-not-stored';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

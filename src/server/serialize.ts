@@ -8,7 +8,8 @@ import { diagnostic } from '../core/diagnostics.js';
 import { estimateTokenCount } from '../core/ingest/admit.js';
 import { countLines } from '../core/ingest/ingest.js';
 import type { OutputMemory } from '../core/output/memory.js';
-import { type OutputResultJson, outputResultJson, pruneCommandOutput } from '../core/output/stored.js';
+import { pruneOutput } from '../core/output/pruneOutput.js';
+import { type OutputResultJson, outputResultJson } from '../core/output/stored.js';
 import { queryAsRead } from '../core/pipeline/job.js';
 import { wholeResult } from '../core/pipeline/whole.js';
 import type { OutputWireRequest } from '../core/request.js';
@@ -146,7 +147,7 @@ export function toSwePrunerResponse(query: string, code: string, r: PruneResultJ
 /** The JSON body of an output's answer: pruneOutput()'s result (markers name a handle only when the session kept it). */
 export function outputAnswerJson(req: OutputWireRequest, memory: OutputMemory | undefined): string {
   const started = performance.now();
-  const r = outputResultJson(pruneCommandOutput({ ...req, memory }));
+  const r = outputResultJson(pruneOutput({ ...req, memory }));
   return JSON.stringify({ ...r, ms: Math.round((performance.now() - started) * 10) / 10 });
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneCommandOutput } from '../../src/core/output/stored.js';
+import { pruneOutput } from '../../src/core/output/pruneOutput.js';
 import { beginRead } from '../../src/tools/sessionStore.js';
 import { BIN, ROOT as REPO } from '../helpers/cli.js';
 import { type Fixture, makeWorkspace } from './workspaceFixture.js';
@@ -30,7 +30,7 @@ function text(r: unknown): string {
 beforeAll(async () => {
   fx = makeWorkspace();
   const read = await beginRead('e2e', () => {}, sessionDir);
-  runHandle = pruneCommandOutput({ text: RUN, command: 'pytest -v', memory: read!.memory.outputs }).handle!;
+  runHandle = pruneOutput({ text: RUN, command: 'pytest -v', memory: read!.memory.outputs }).handle!;
   await read!.commit();
   const transport = new StdioClientTransport({
     command: process.execPath,

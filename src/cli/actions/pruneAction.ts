@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { diagnostic } from '../../core/diagnostics.js';
 import { SkimError } from '../../core/errors.js';
-import { outputResultJson, pruneCommandOutput } from '../../core/output/stored.js';
+import { pruneOutput } from '../../core/output/pruneOutput.js';
+import { outputResultJson } from '../../core/output/stored.js';
 import type { Pruner } from '../../core/prune.js';
 import { FIELD_RULES, isOutputRequest, OUTPUT_FIELDS, outputRequestOf, parseWith, REQUEST_FIELDS, sessionId, withFileRead } from '../../core/request.js';
 import { SessionMemory } from '../../core/session/memory.js';
@@ -179,7 +180,7 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
       if (isOutputRequest(req)) {
         // a command's output (`command`, no `path`): pruneOutput with the session's output memory
         const { session: _id, id: _echo, ...fields } = req;
-        const out = pruneCommandOutput({
+        const out = pruneOutput({
           ...outputRequestOf({ ...fields, code, query: fields.query ?? flags.query, task: fields.task ?? taskOf(flags) }, `line ${lineNo}: `),
           memory: session?.outputs,
         });

@@ -35,6 +35,9 @@ export const DEFAULT_OUTPUT_LIMITS: OutputMemoryLimits = { maxOutputs: 32, maxCh
 const LINE_HASH_BYTES = 40;
 const OUTPUT_BYTES = 256;
 
+/** The warning of an output whose markers cannot name a handle although a session was given. */
+export const NOT_STORED_WARNING = 'the output could not be kept in the session (too large, or no command named): its omitted lines cannot be shown later';
+
 /** The key a command's runs share: the command with its spacing normalised. */
 export function commandKey(command: string): string {
   return command.trim().replace(/\s+/g, ' ');
@@ -89,6 +92,14 @@ export class OutputMemory {
     return last;
   }
 
+  /**
+   * Can an output of this command be kept behind a handle? It needs a command to be filed under,
+   * and must fit in the memory on its own; an output that cannot be kept gets markers that say so.
+   */
+  canKeep(command: string, text: string): boolean {
+    return commandKey(command) !== '' && text.length <= this.limits.maxChars;
+  }
+
   /** Was this line shown earlier in the session (trivial lines never count)? */
   hasShown(line: string): boolean {
     return !isTrivial(line) && this.lines.has(lineHash(line));
@@ -105,8 +116,9 @@ export class OutputMemory {
     if (this.lines.size > this.limits.maxLines) this.lines.delete(this.lines.values().next().value as number);
   }
 
-  /** Store an output (it becomes the most recent) and remember the lines it showed. */
+  /** Store an output (it becomes the most recent); one that cannot be kept (canKeep) is not stored and evicts nothing. */
   put(o: StoredOutput): void {
+    if (!this.canKeep(o.command, o.text)) return;
     const entry = { ...o, command: commandKey(o.command) };
     const old = this.outputs.get(entry.handle);
     if (old) {
@@ -120,10 +132,6 @@ export class OutputMemory {
       if (h === entry.handle) continue;
       this.outputs.delete(h);
       this.chars -= v.text.length;
-    }
-    if (this.chars > this.limits.maxChars) {
-      this.outputs.delete(entry.handle);
-      this.chars -= entry.text.length;
     }
   }
 

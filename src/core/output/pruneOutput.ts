@@ -12,7 +12,7 @@ import { type DetectedShape, detectShape } from './detect.js';
 import { type FoldInput, planFolds } from './fold.js';
 import { unlikelyLines } from './lineModel.js';
 import { splitOutput } from './lines.js';
-import { commandKey, type OutputMemory, outputHandle } from './memory.js';
+import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
 import type { OutputRequest, OutputResult } from './types.js';
@@ -29,7 +29,7 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   const command = req.command ?? '';
   const { lines, ends } = splitOutput(req.text);
   let shapeName = 'text';
-  const whole = (why?: string): OutputResult => remember(req, wholeResult(req.text, lines.length, why));
+  const whole = (why?: string): OutputResult => remember(req, lines, wholeResult(req.text, lines.length, why));
   if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
   if (req.text.includes('\0')) return whole('binary output: not pruned');
   const seen = seenBefore(lines, req.memory, command);
@@ -41,9 +41,12 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   const folds = planFolds({ ...a, unlikely });
   const keepMask = new Uint8Array(lines.length).fill(1);
   for (const f of folds) keepMask.fill(0, f.from - 1, f.to);
-  const handle = req.memory ? outputHandle(command, req.text) : null;
+  // A marker names a handle only when the session really keeps the output (`skim show` finds it).
+  const keepable = req.memory?.canKeep(command, req.text) ?? false;
+  const handle = keepable ? outputHandle(command, req.text) : null;
   const text = renderOutput(lines, ends, folds, handle);
   if (folds.length === 0 || text.length > req.text.length * (1 - MIN_SAVING)) return whole();
+  const diagnostics = req.memory && !keepable ? [diagnostic('output-not-stored', NOT_STORED_WARNING)] : [];
   const result: OutputResult = {
     text,
     shape: shapeName,
@@ -55,10 +58,10 @@ export function pruneOutput(req: OutputRequest): OutputResult {
     linesIn: lines.length,
     charsIn: req.text.length,
     charsOut: text.length,
-    warnings: [],
-    diagnostics: [],
+    warnings: diagnostics.map((d) => d.message),
+    diagnostics,
   };
-  return remember(req, result);
+  return remember(req, lines, result);
 
   function wholeResult(text: string, n: number, why?: string): OutputResult {
     const diagnostics = why ? [diagnostic('output-whole', why)] : [];
@@ -122,15 +125,15 @@ export function seenBefore(lines: readonly string[], memory: OutputMemory | unde
   return any ? out : null;
 }
 
-/** Remember what the output showed: its kept lines, and the output itself behind its handle. */
-function remember(req: OutputRequest, r: OutputResult): OutputResult {
+/** Remember what the output showed: its kept lines, and the output itself behind its handle when it can be kept. */
+function remember(req: OutputRequest, lines: readonly string[], r: OutputResult): OutputResult {
   if (!req.memory) return r;
-  const { lines } = splitOutput(req.text);
   req.memory.recordShown(lines.filter((_, i) => r.keepMask[i]));
-  if (!commandKey(req.command ?? '')) return r;
+  const command = req.command ?? '';
+  if (!req.memory.canKeep(command, req.text)) return r;
   // A line folded as shown before is in the agent's context all the same.
   const shown = Array.from(r.keepMask);
   for (const f of r.folds) if (f.reason === 'seen') shown.fill(1, f.from - 1, f.to);
-  req.memory.put({ handle: r.handle ?? outputHandle(req.command ?? '', req.text), command: req.command ?? '', text: req.text, shown });
+  req.memory.put({ handle: r.handle ?? outputHandle(command, req.text), command, text: req.text, shown });
   return r;
 }

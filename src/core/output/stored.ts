@@ -1,27 +1,12 @@
 /**
  * What the adapters (`skim run`/`out`/`show`, HTTP, MCP) need of stored outputs: a handle spec as
- * markers print it (`HANDLE:a-b`), a stored output's lines, and pruneOutput() whose markers name
- * a handle only when the output really is stored: an output the session cannot keep (no command
- * to file it under, or bigger than the session's whole output memory) gets `not stored` markers
- * and a warning, so no marker promises lines that cannot be shown.
+ * markers print it (`HANDLE:a-b`), a stored output's lines, and the JSON of an output's result.
+ * (pruneOutput() itself names a handle only when the session keeps the output.)
  */
 import { SkimError } from '../errors.js';
 import { splitOutput } from './lines.js';
 import type { OutputMemory, StoredOutput } from './memory.js';
-import { pruneOutput } from './pruneOutput.js';
-import { renderOutput } from './render.js';
-import type { OutputRequest, OutputResult } from './types.js';
-
-export const NOT_STORED_WARNING = 'the output could not be kept in the session (too large, or no command named): its omitted lines cannot be shown later';
-
-/** pruneOutput(), with markers that name a handle only when `skim show` can find it. */
-export function pruneCommandOutput(req: OutputRequest): OutputResult {
-  const r = pruneOutput(req);
-  if (!req.memory || r.handle === null || req.memory.get(r.handle)) return r;
-  const { lines, ends } = splitOutput(req.text);
-  const text = renderOutput(lines, ends, r.folds, null);
-  return { ...r, text, handle: null, charsOut: text.length, warnings: [...r.warnings, NOT_STORED_WARNING] };
-}
+import type { OutputResult } from './types.js';
 
 /** A line range of an output: 1-based, inclusive. */
 export interface LineRange {

@@ -11,8 +11,9 @@ describe('OutputMemory', () => {
     expect(m.size.outputs).toBe(2); // 3 x 10 characters is over 25
     expect(m.get('h4')).toBeDefined();
     expect(m.get('h0')).toBeUndefined();
-    m.put(stored(9, 100)); // larger than the whole budget: not kept
+    m.put(stored(9, 100)); // larger than the whole budget: not kept, and nothing evicted for it
     expect(m.get('h9')).toBeUndefined();
+    expect(m.get('h4')).toBeDefined();
     expect(m.size.chars).toBeLessThanOrEqual(25);
   });
 

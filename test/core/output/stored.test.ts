@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SkimError } from '../../../src/core/errors.js';
-import { OutputMemory } from '../../../src/core/output/memory.js';
-import { findStoredOutput, NOT_STORED_WARNING, parseHandleSpec, pruneCommandOutput, storedLines } from '../../../src/core/output/stored.js';
+import { NOT_STORED_WARNING, OutputMemory } from '../../../src/core/output/memory.js';
+import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
+import { findStoredOutput, parseHandleSpec, storedLines } from '../../../src/core/output/stored.js';
 
 /** A pytest run: 300 passing lines around one failure (CRLF, as a Windows runner prints it). */
 const RUN = [
@@ -17,10 +18,10 @@ const RUN = [
 
 const MARKER_HANDLE = /skim show ([0-9a-f]+):(\d+)-(\d+)\]/;
 
-describe('pruneCommandOutput', () => {
+describe('pruneOutput with a session', () => {
   it('stores the output in the session and its markers name the handle that shows the omitted lines', () => {
     const memory = new OutputMemory();
-    const r = pruneCommandOutput({ text: RUN, command: 'pytest tests/test_logging.py', query: 'why does test_clear fail?', memory });
+    const r = pruneOutput({ text: RUN, command: 'pytest tests/test_logging.py', query: 'why does test_clear fail?', memory });
     const m = MARKER_HANDLE.exec(r.text);
     expect(m).not.toBeNull();
     expect(m![1]).toBe(r.handle);
@@ -36,7 +37,7 @@ describe('pruneCommandOutput', () => {
   it('an output the session cannot keep gets "not stored" markers and a warning, never a handle that finds nothing', () => {
     // no command to file it under
     const memory = new OutputMemory();
-    const r = pruneCommandOutput({ text: RUN, query: 'why does test_clear fail?', memory });
+    const r = pruneOutput({ text: RUN, query: 'why does test_clear fail?', memory });
     expect(r.text).toContain(', not stored]');
     expect(r.text).not.toMatch(/skim show/);
     expect(r.handle).toBeNull();
@@ -44,7 +45,7 @@ describe('pruneCommandOutput', () => {
     expect(r.charsOut).toBe(r.text.length);
     // bigger than the whole output memory
     const small = new OutputMemory({ maxOutputs: 4, maxChars: 1000, maxLines: 100 });
-    const big = pruneCommandOutput({ text: RUN, command: 'pytest', memory: small });
+    const big = pruneOutput({ text: RUN, command: 'pytest', memory: small });
     expect(big.text).toContain(', not stored]');
     expect(small.size.outputs).toBe(0);
   });
