@@ -18,7 +18,6 @@ import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
 import { pruneOutput } from '../core/output/pruneOutput.js';
 import { pruneToolOutput } from '../core/output/pruneToolOutput.js';
-import { fileReadOf } from '../core/output/readCommand.js';
 import { type ReadKind, readKindOf } from '../core/policy/readPolicy.js';
 import { SessionMemory } from '../core/session/memory.js';
 import type { Document, PruneRequest, PruneResult } from '../core/types.js';
@@ -395,16 +394,21 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     const lost = used.some((k) => !kept(k) && !shownText.has(shownLines[k - 1]));
     const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
     addToContext(text);
-    for (const kind of ['all', outputKindOf(step.command)] as const) {
-      const tally = out.outputs[kind];
-      tally.outputs++;
-      tally.charsIn += head.length + tail.length;
-      tally.charsOut += (h?.text ?? head).length + (t?.text ?? tail).length;
-      if (used.length > 0) tally.usedOutputs++;
-      if (lost) tally.lostOutputs++;
-    }
+    countOutput(step, i, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
     credit(outputKindOf(step.command), i, content.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
+  }
+
+  /** Tally an output (all and its kind): its characters before and after, whether it had a used line and lost one. */
+  function countOutput(step: TrajectoryStep, i: number, chars: { charsIn: number; charsOut: number }, hadUsed: boolean, lost: boolean) {
+    for (const kind of ['all', outputKindOf(step.command)] as const) {
+      const t = out.outputs[kind];
+      t.outputs++;
+      t.charsIn += chars.charsIn;
+      t.charsOut += chars.charsOut;
+      if (hadUsed) t.usedOutputs++;
+      if (lost) t.lostOutputs++;
+    }
   }
 
   /** An output other than a read: pruned with its command; lost when a line the agent used next is gone. */
@@ -422,8 +426,8 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       keep = routed.result.keepMask;
       if (routed.via === 'read') {
         // a read among the outputs: what it shows counts for the reads' lost-line exemption too
-        const read = fileReadOf(step.command ?? '')!;
-        shown.recordShown(observedLines(obs.body, { kind: 'file', path: read.path, file_lines: [], gold_obs_lines: [] }, read.firstLine), keep);
+        const { path, firstLine } = routed.read;
+        shown.recordShown(observedLines(obs.body, { kind: 'file', path, file_lines: [], gold_obs_lines: [] }, firstLine), keep);
       }
     } catch {
       // fail open: the output whole
@@ -431,14 +435,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     const bodyLines = obs.body.split('\n');
     const lost = keep ? used.some((k) => !keep![k - 1] && !shownText.has(bodyLines[k - 1])) : false;
     addToContext(obs.head + text + obs.tail);
-    for (const kind of ['all', outputKindOf(step.command)] as const) {
-      const t = out.outputs[kind];
-      t.outputs++;
-      t.charsIn += obs.body.length;
-      t.charsOut += text.length;
-      if (used.length > 0) t.usedOutputs++;
-      if (lost) t.lostOutputs++;
-    }
+    countOutput(step, i, { charsIn: obs.body.length, charsOut: text.length }, used.length > 0, lost);
     credit(outputKindOf(step.command), i, obs.body.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
   }

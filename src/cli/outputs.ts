@@ -6,11 +6,9 @@
  */
 import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
-import { pruneOutput } from '../core/output/pruneOutput.js';
-import { fileReadOf } from '../core/output/readCommand.js';
+import { pruneToolOutput } from '../core/output/pruneToolOutput.js';
 import { outputResultJson } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
-import { prune } from '../core/prune.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
@@ -72,20 +70,9 @@ async function pruneForAgent(
   session: SessionMemory | undefined,
 ): Promise<{ text: string; warnings: string[]; json: object }> {
   try {
-    const read = fileReadOf(command);
-    if (read) {
-      const r = await prune({ code: text, query: flags.focus ?? '', task: taskOf(flags), path: read.path, firstLine: read.firstLine, session });
-      return { text: r.text, warnings: r.warnings, json: jsonResult(r) };
-    }
-    const r = pruneOutput({
-      text,
-      command,
-      query: flags.focus,
-      task: taskOf(flags),
-      exitCode: extra.exitCode as number | undefined,
-      memory: session?.outputs,
-    });
-    return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
+    const routed = await pruneToolOutput({ text, command, query: flags.focus, task: taskOf(flags), exitCode: extra.exitCode as number | undefined, session });
+    const r = routed.result;
+    return { text: r.text, warnings: r.warnings, json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result) };
   } catch (err) {
     const r = failedOpen(text, err);
     return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };

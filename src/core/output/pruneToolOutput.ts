@@ -8,7 +8,7 @@ import { prune } from '../prune.js';
 import type { SessionMemory } from '../session/memory.js';
 import type { PruneResult } from '../types.js';
 import { pruneOutput } from './pruneOutput.js';
-import { fileReadOf } from './readCommand.js';
+import { type FileRead, fileReadOf } from './readCommand.js';
 import type { OutputResult } from './types.js';
 
 export interface ToolOutputRequest {
@@ -20,13 +20,14 @@ export interface ToolOutputRequest {
   session?: SessionMemory;
 }
 
-export type ToolOutputResult = { via: 'read'; result: PruneResult } | { via: 'output'; result: OutputResult };
+export type ToolOutputResult = { via: 'read'; read: FileRead; result: PruneResult } | { via: 'output'; result: OutputResult };
 
 export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typeof prune = prune): Promise<ToolOutputResult> {
   const read = fileReadOf(req.command);
   if (read)
     return {
       via: 'read',
+      read,
       result: await prunePipeline({ code: req.text, query: req.query ?? '', task: req.task, path: read.path, firstLine: read.firstLine, session: req.session }),
     };
   return {
