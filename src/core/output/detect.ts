@@ -24,7 +24,8 @@ export function detectShape(lines: readonly string[], command: string | undefine
     if (named || evidence >= (shape.minEvidence ?? 2)) scored.push({ shape, named, evidence });
   }
   if (scored.length === 0) return { main: SCRIPT_SHAPE, also: [] };
-  // A listing command piped into something else, or whose output shows another shape, is not a listing.
+  // Named by the command and shown by the text first (a `cd x && ls && pytest` prints a test run),
+  // then named by the command, then the most evidence.
   scored.sort((a, b) => Number(b.named && b.evidence > 0) - Number(a.named && a.evidence > 0) || Number(b.named) - Number(a.named) || b.evidence - a.evidence);
   return { main: scored[0].shape, also: scored.slice(1).map((s) => s.shape) };
 }

@@ -4,6 +4,7 @@
  * words are in this output, where it sits, and what kind of output it is in.
  */
 import { isBlank, shapeOf, termsOf } from './lines.js';
+import { RARE_IN_OUTPUT } from './relevance.js';
 import type { ShapeKind } from './shapes/index.js';
 import type { LineRole } from './types.js';
 
@@ -69,7 +70,7 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
     for (const term of lineTerms[i]) {
       if (queryTerms.has(term)) q++;
       if (taskTerms.has(term)) t++;
-      if ((holders.get(term) ?? 0) <= 3) rare++;
+      if ((holders.get(term) ?? 0) <= RARE_IN_OUTPUT) rare++;
     }
     const v = [
       1,
