@@ -394,13 +394,13 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     const lost = used.some((k) => !kept(k) && !shownText.has(shownLines[k - 1]));
     const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
     addToContext(text);
-    countOutput(step, i, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
+    countOutput(step, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
     credit(outputKindOf(step.command), i, content.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
   }
 
   /** Tally an output (all and its kind): its characters before and after, whether it had a used line and lost one. */
-  function countOutput(step: TrajectoryStep, i: number, chars: { charsIn: number; charsOut: number }, hadUsed: boolean, lost: boolean) {
+  function countOutput(step: TrajectoryStep, chars: { charsIn: number; charsOut: number }, hadUsed: boolean, lost: boolean) {
     for (const kind of ['all', outputKindOf(step.command)] as const) {
       const t = out.outputs[kind];
       t.outputs++;
@@ -435,7 +435,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     const bodyLines = obs.body.split('\n');
     const lost = keep ? used.some((k) => !keep![k - 1] && !shownText.has(bodyLines[k - 1])) : false;
     addToContext(obs.head + text + obs.tail);
-    countOutput(step, i, { charsIn: obs.body.length, charsOut: text.length }, used.length > 0, lost);
+    countOutput(step, { charsIn: obs.body.length, charsOut: text.length }, used.length > 0, lost);
     credit(outputKindOf(step.command), i, obs.body.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
   }
