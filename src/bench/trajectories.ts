@@ -391,12 +391,22 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     const h = pruneText(head);
     const t = pruneText(tail);
     const kept = (k: number) => (k <= headLines ? (h ? h.keepMask[k - 1] : 1) : t ? t.keepMask[k - headLines - 1] : 1);
-    const lost = used.some((k) => !kept(k) && !shownText.has(shownLines[k - 1]));
+    const lost = used.some((k) => !kept(k) && !inContext(shownLines[k - 1], shownLines, shownLines.map((_, i) => kept(i + 1))));
     const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
     addToContext(text);
     countOutput(step, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
     credit(outputKindOf(step.command), i, content.length, text.length, lost ? rereadCost(i) : 0);
     if (lost) reread(i);
+  }
+
+  /**
+   * A line is in the context when the run was shown it before or the same pruned output keeps an
+   * identical line (a repeat folded as "repeating lines above").
+   */
+  function inContext(line: string, lines: readonly string[], keep: ArrayLike<number>): boolean {
+    if (shownText.has(line)) return true;
+    for (let k = 0; k < lines.length; k++) if (keep[k] && lines[k] === line) return true;
+    return false;
   }
 
   /** Tally an output (all and its kind): its characters before and after, whether it had a used line and lost one. */
@@ -433,7 +443,7 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
       // fail open: the output whole
     }
     const bodyLines = obs.body.split('\n');
-    const lost = keep ? used.some((k) => !keep![k - 1] && !shownText.has(bodyLines[k - 1])) : false;
+    const lost = keep ? used.some((k) => !keep![k - 1] && !inContext(bodyLines[k - 1], bodyLines, keep!)) : false;
     addToContext(obs.head + text + obs.tail);
     countOutput(step, { charsIn: obs.body.length, charsOut: text.length }, used.length > 0, lost);
     credit(outputKindOf(step.command), i, obs.body.length, text.length, lost ? rereadCost(i) : 0);

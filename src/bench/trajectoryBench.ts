@@ -256,7 +256,7 @@ export function trajectoryMarkdown(rep: TrajectoryReport): string {
   const outputs = outputTable(rep.validation);
   if (outputs)
     md +=
-      '### Outputs other than reads, validation split\n\nOutputs the harness did not cut; an output is lost when a line the agent used next (README rule) is gone and was not shown earlier.\n\n' +
+      '### Outputs other than reads, validation split\n\nOutputs the harness did not cut; an output is lost when a line the agent used next (README rule) is gone, was not shown earlier and is not kept elsewhere in the same output.\n\n' +
       outputs +
       '\n';
   md += '### Per repository\n\n';

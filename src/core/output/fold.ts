@@ -62,12 +62,29 @@ export function planFolds(o: FoldInput): OutputFold[] {
   if (o.listing) markListingRuns(o, reason, label);
   else markSimilarRuns(o, reason);
   if (o.unlikely) for (let i = 0; i < n; i++) if (reason[i] === null && o.unlikely[i] && o.roles[i] === 'plain' && !o.relevant[i]) reason[i] = 'unlikely';
+  markRepeats(o, reason, label);
   for (let k = 0, i = n - 1; i >= 0 && k < TAIL_KEPT; i--) {
     if (isBlank(o.lines[i])) continue;
     reason[i] = null;
     k++;
   }
   return foldsOf(o.lines, reason, label);
+}
+
+/**
+ * A line whose exact text a kept line above it already shows (a test's failure printed twice, a
+ * traceback repeated in captured output) is in the agent's context: it folds as seen 'above'.
+ */
+function markRepeats(o: FoldInput, reason: (FoldReason | null)[], label: (string | undefined)[]): void {
+  const keptAbove = new Set<string>();
+  for (let i = 0; i < o.lines.length; i++) {
+    const line = o.lines[i];
+    if (reason[i] !== null || isBlank(line)) continue;
+    if (keptAbove.has(line)) {
+      reason[i] = 'seen';
+      label[i] = 'above';
+    } else keptAbove.add(line);
+  }
 }
 
 /** Runs of plain lines of one shape: all but the first fold. */
@@ -144,18 +161,24 @@ function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label:
     let chars = 0;
     for (let k = i; k <= end; k++) chars += lines[k].length + 1;
     const minChars = r === 'seen' ? MIN_SEEN_FOLD_CHARS : MIN_FOLD_CHARS;
-    if (end - i + 1 >= MIN_FOLD && chars >= minChars) folds.push({ from: i + 1, to: end + 1, reason: r, label: commonLabel(label, i, end) });
+    if (end - i + 1 >= MIN_FOLD && chars >= minChars)
+      folds.push({ from: i + 1, to: end + 1, reason: r, label: r === 'seen' ? seenLabel(label, i, end) : commonLabel(label, i, end) });
     i = end + 1;
   }
   return folds;
+}
+
+/** Where a run of seen lines was shown: one place when they agree, else 'earlier' (true of each). */
+function seenLabel(label: (string | undefined)[], from: number, to: number): string {
+  const first = label[from] ?? 'earlier';
+  for (let k = from + 1; k <= to; k++) if (label[k] !== undefined && label[k] !== first) return 'earlier';
+  return first;
 }
 
 function commonLabel(label: (string | undefined)[], from: number, to: number): string | undefined {
   let out: string | undefined;
   for (let k = from; k <= to; k++) {
     if (label[k] === undefined) continue;
-    if (out === 'previous run' && label[k] === 'earlier') out = 'earlier';
-    if (out === 'earlier' && label[k] === 'previous run') continue;
     if (out !== undefined && out !== label[k]) return undefined;
     out = label[k];
   }

@@ -8,7 +8,12 @@ import type { OutputFold } from './types.js';
 const WHAT: Record<OutputFold['reason'], (f: OutputFold, n: number) => string> = {
   routine: (f, n) => `${n} lines${f.label ? ` of ${f.label}` : ''}`,
   similar: (_f, n) => `${n} more lines like the one above`,
-  seen: (f, n) => (f.label === 'previous run' ? `${n} lines as in the previous run of this command` : `${n} lines shown earlier in this session`),
+  seen: (f, n) =>
+    f.label === 'previous run'
+      ? `${n} lines as in the previous run of this command`
+      : f.label === 'above'
+        ? `${n} lines repeating lines above`
+        : `${n} lines shown earlier in this session`,
   unlikely: (_f, n) => `${n} lines unlikely to matter here`,
   listing: (f, n) => `${n} more ${f.label ?? 'entries'}`,
 };

@@ -8,7 +8,7 @@ const fixture = (name: string) => ({
   text: readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8'),
   ...(JSON.parse(readFileSync(new URL(`../../fixtures/outputs/${name}.json`, import.meta.url), 'utf8')) as { command: string; thought: string }),
 });
-const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback'];
+const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback', 'pytest-repeated'];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
 /** Every input line is either printed verbatim, in order, or inside exactly one marker that names it. */
@@ -132,6 +132,19 @@ describe('pruneOutput', () => {
     // another command that prints lines this session showed: they are in the agent's context
     const other = pruneOutput({ text: second, command: 'python3 repro.py --again', query: 'q', memory });
     expect(other.text).toMatch(/lines shown earlier in this session omitted/);
+  });
+
+  it('folds lines that repeat a kept line above them, and only those', () => {
+    const f = fixture('pytest-repeated');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    expectHonest(f.text, r);
+    const repeats = r.folds.filter((x) => x.reason === 'seen' && x.label === 'above');
+    expect(repeats.length).toBeGreaterThan(0);
+    expect(r.text).toMatch(/\[skim: \d+ lines repeating lines above omitted \(\d+-\d+\); skim show /);
+    const lines = f.text.split('\n');
+    for (const fold of repeats)
+      for (let k = fold.from - 1; k < fold.to; k++)
+        if (lines[k].trim() !== '') expect(lines.slice(0, k).some((l, j) => r.keepMask[j] === 1 && l === lines[k])).toBe(true);
   });
 
   it('stores the output behind a handle that names every folded range', () => {
