@@ -391,7 +391,8 @@ export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, pr
     const h = pruneText(head);
     const t = pruneText(tail);
     const kept = (k: number) => (k <= headLines ? (h ? h.keepMask[k - 1] : 1) : t ? t.keepMask[k - headLines - 1] : 1);
-    const lost = used.some((k) => !kept(k) && !inContext(shownLines[k - 1], shownLines, shownLines.map((_, i) => kept(i + 1))));
+    const keptMask = shownLines.map((_, i) => kept(i + 1));
+    const lost = used.some((k) => !kept(k) && !inContext(shownLines[k - 1], shownLines, keptMask));
     const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
     addToContext(text);
     countOutput(step, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
