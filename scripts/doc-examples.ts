@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DOCUMENTS = ['README.md', 'docs/agents.md'];
+export const DOCUMENTS = ['README.md', 'docs/agents.md', 'docs/outputs.md'];
 const BLOCK_RE = /<!-- example: (skim [^\n]*?) -->\n```(\w*)\n[\s\S]*?^```$/gm;
 
 /** Split a command line the way a shell would for the quoting used here ("..." and '...'). */

@@ -3,7 +3,7 @@
  * GNU grep prints it: the same prefixes (`path:12:text`, `path-13-text` for context, `--` between
  * groups), -c/-l/-L/-q/-o/-b/-Z output, -m and context rules, file names shown by grep's rules,
  * "binary file matches" on stderr for files with NUL bytes or invalid UTF-8 output lines.
- * Differences that remain (documented in README.md): directories are always searched (as with
+ * Differences that remain (documented in docs/grep.md): directories are always searched (as with
  * -r), a few never-wanted directories are skipped in a walk (SKIP_DIRS, ./walk.ts), the walk is in
  * sorted order (GNU grep: directory order), and files over 64 MiB, FIFOs and devices are reported
  * instead of read.

@@ -20,7 +20,7 @@
  *   (`\h \H \v \V \R \N \e \cX \Z`) are rewritten. Groups do not capture (nothing refers to them).
  * - fixed (-F): each pattern is a literal string.
  *
- * Known approximations (documented in README/agents.md): `\b \B \< \>` see ASCII word characters
+ * Known approximations (documented in docs/grep.md): `\b \B \< \>` see ASCII word characters
  * on the side after the position (RE2 has no lookahead), so next to a non-ASCII letter or digit they
  * may differ from GNU grep (which is itself not consistent there); character classes beyond ASCII
  * follow Unicode categories, close to glibc's but not identical for every code point.

@@ -1,6 +1,6 @@
 /**
  * Every command's exit code for the three kinds of misuse (a missing file, an unknown option, a
- * bad option value), against the exit-code table in README.md: each code a command exits with is
+ * bad option value), against the exit-code table in docs/cli.md: each code a command exits with is
  * in the table, and the table's meaning is what happened.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -19,9 +19,9 @@ const ENDPOINT = 'http://127.0.0.1:9/v1';
 /** The command in-process, stdin /dev/null, no session or task from the environment. */
 const skim = (args: string[]) => runSkim(args, { stdin: 'none', env: { SKIM_SESSION: '', SKIM_TASK: '' } });
 
-/** The README's exit-code table: code -> meaning. */
+/** The exit-code table of docs/cli.md: code -> meaning. */
 function readmeExitCodes(): Map<number, string> {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, 'docs/cli.md'), 'utf8');
   const table = readme.slice(readme.indexOf('| exit code | meaning |'));
   const rows = new Map<number, string>();
   for (const line of table.split('\n').slice(2)) {
@@ -133,10 +133,10 @@ const CASES: Case[] = [
   },
 ];
 
-describe('exit codes (README.md table)', () => {
+describe('exit codes (docs/cli.md table)', () => {
   const table = readmeExitCodes();
 
-  it('the README has the table', () => {
+  it('docs/cli.md has the table', () => {
     expect(table.get(0)).toMatch(/success/);
     expect(table.get(64)).toMatch(/usage error/);
     expect(table.get(66)).toMatch(/missing input/);
@@ -148,7 +148,7 @@ describe('exit codes (README.md table)', () => {
     expect([missing.status, option.status, value.status], `${missing.stderr}\n${option.stderr}\n${value.stderr}`).toEqual([codeMissing, codeOption, codeValue]);
     for (const r of [missing, option, value]) {
       // every code is in the table, and no user error reads as an internal one
-      expect(table.has(r.status!), `exit ${r.status} is not in the README's table`).toBe(true);
+      expect(table.has(r.status!), `exit ${r.status} is not in the table of docs/cli.md`).toBe(true);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at .+:\d+:\d+/);
     }
     expect(missing.stderr).toContain(MISSING);
