@@ -141,19 +141,31 @@ type SessionFile = SessionSnapshot & { pending?: Pending[] };
  * session held instead of trusting it. Returns null (with `onWarning`) when the store cannot be
  * used; the caller then prunes without memory.
  */
-export async function beginRead(id: string, onWarning: (msg: string) => void, dir = sessionDir(), opts: { pid?: number } = {}): Promise<SessionRead | null> {
+export async function beginRead(
+  id: string,
+  onWarning: (msg: string) => void,
+  dir = sessionDir(),
+  opts: { pid?: number; lockWaitMs?: number } = {},
+): Promise<SessionRead | null> {
   const pid = opts.pid ?? process.pid;
+  // (tests of many concurrent readers wait longer, so that the machine's load cannot decide them)
+  const waitMs = opts.lockWaitMs ?? LOCK_WAIT_MS;
   const file = sessionFile(dir, id);
   const token = randomBytes(8).toString('hex');
   let snapshot: SessionSnapshot;
   try {
     await claimStore(dir);
-    const got = await update(file, pid, (memory, pending) => {
-      pending.push([pid, token, Date.now()]);
-      return memory.snapshot();
-    });
+    const got = await update(
+      file,
+      pid,
+      (memory, pending) => {
+        pending.push([pid, token, Date.now()]);
+        return memory.snapshot();
+      },
+      waitMs,
+    );
     if (got === null) {
-      onWarning(`session ${id}: another call held it for ${LOCK_WAIT_MS / 1000} s; this read is not remembered, and the session forgets what it held`);
+      onWarning(`session ${id}: another call held it for ${waitMs / 1000} s; this read is not remembered, and the session forgets what it held`);
       await markStale(file);
       return null;
     }
@@ -169,15 +181,20 @@ export async function beginRead(id: string, onWarning: (msg: string) => void, di
   const end = (apply: (session: SessionMemory) => void, what: string) => (ended ??= finish(apply, what));
   const finish = async (apply: (session: SessionMemory) => void, what: string) => {
     try {
-      const done = await update(file, pid, (session, pending) => {
-        apply(session);
-        const at = pending.findIndex((p) => p[1] === token);
-        if (at !== -1) pending.splice(at, 1);
-        return null;
-      });
+      const done = await update(
+        file,
+        pid,
+        (session, pending) => {
+          apply(session);
+          const at = pending.findIndex((p) => p[1] === token);
+          if (at !== -1) pending.splice(at, 1);
+          return null;
+        },
+        waitMs,
+      );
       if (done === undefined) await sweep(dir, file);
       else {
-        onWarning(`session ${id}: another call held it for ${LOCK_WAIT_MS / 1000} s; the session forgets what it held`);
+        onWarning(`session ${id}: another call held it for ${waitMs / 1000} s; the session forgets what it held`);
         await markStale(file);
       }
     } catch (err) {
@@ -222,9 +239,14 @@ export async function forgetShown(id: string, path: string | undefined, onWarnin
  * written back. Resolves to what `change` returned (undefined for null), or null when the lock was
  * not obtained in time.
  */
-async function update<T>(file: string, pid: number, change: (memory: SessionMemory, pending: Pending[]) => T | null): Promise<T | undefined | null> {
+async function update<T>(
+  file: string,
+  pid: number,
+  change: (memory: SessionMemory, pending: Pending[]) => T | null,
+  waitMs = LOCK_WAIT_MS,
+): Promise<T | undefined | null> {
   const lock = file.replace(/\.json$/, '.lock');
-  if (!(await acquire(lock, pid))) return null;
+  if (!(await acquire(lock, pid, waitMs))) return null;
   try {
     let stored: SessionFile = { files: [] };
     try {
@@ -280,10 +302,10 @@ function isAlive(pid: number): boolean {
 /**
  * Take the lock (a file created exclusively, holding the holder's pid). A lock whose holder is
  * gone, or older than STALE_LOCK_MS (holders keep it for one read and write of the session file),
- * is broken; gives up after LOCK_WAIT_MS.
+ * is broken; gives up after `waitMs`.
  */
-async function acquire(lock: string, pid: number): Promise<boolean> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
+async function acquire(lock: string, pid: number, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
   for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
     try {
       const fh = await open(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
