@@ -27,6 +27,10 @@ export type DiagnosticCode =
   | 'budget-too-small'
   /** Threshold mode: no line reached the threshold, every line was omitted as unrelated. */
   | 'nothing-relevant'
+  /** Default mode: lines were omitted, and the best line matches the goal hint only weakly. */
+  | 'weak-match'
+  /** Default mode: lines were omitted from a read longer than the read policy was fitted on. */
+  | 'long-read'
   /** Syntax repair ran out of parsing work: the output may not parse. */
   | 'repair-stopped'
   /** Syntax repair could not make a segment parse and collapsed it to a marker. */

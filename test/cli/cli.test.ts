@@ -196,6 +196,14 @@ describe('skim cat and skim grep', () => {
     expect(pruned.stdout).toMatch(/^\s+\d+\t/m);
   });
 
+  it('cat says on stderr when the goal hint matches the file only weakly, with what to do', async () => {
+    const r = await skim(['cat', EXAMPLE, '--focus', 'Which function parses the configuration file?']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(
+      /weak match: the best line scores [\d.]+x the threshold against the goal hint \(a long read, \d+ characters\); .*read the range you need/,
+    );
+  });
+
   it('cat of a missing file: message on stderr, exit 1, others still printed', async () => {
     const r = await skim(['cat', path.join(tmp, 'nope.py'), EXAMPLE]);
     expect(r.status).toBe(1);

@@ -115,6 +115,18 @@ describe('read_file', () => {
     expect(out).toMatch(/\[skim: kept \d+ of \d+ lines for the question/);
   });
 
+  it("passes the read policy's doubt on as a note: a weak match, with what to do", async () => {
+    const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
+    writeFileSync(join(fx.root, 'pkg', 'caplog.py'), caplog);
+    const real = createPruner();
+    const out = await readFileTool(ws, (req) => real.prune(req), {
+      path: 'pkg/caplog.py',
+      context_focus_question: 'Which function parses the configuration file?',
+      limit: 2000,
+    });
+    expect(out).toMatch(/^\[skim: weak match: the best line scores [\d.]+x the threshold against the goal hint .*read the range you need\]$/m);
+  });
+
   it('says so when the real pruner finds nothing relevant, and how to read the file anyway', async () => {
     // pytest's logging plugin, asked about GPUs: the shipped model omits all of it
     const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');

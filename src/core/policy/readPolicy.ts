@@ -55,6 +55,8 @@ export interface ReadDecision {
   tauScale: number | null;
   /** Short description for results and --explain, e.g. "gate+task p=0.31: whole". */
   label: string;
+  /** The read is longer than the runs the policy was fitted on (FITTED_CHARS): its τ is a default, not a judgement. */
+  beyondFit?: true;
 }
 
 /**
@@ -92,7 +94,7 @@ export function readProbability(gate: ReadGate, facts: ReadFacts): number {
 }
 
 export function decideRead(facts: ReadFacts, policy: ReadGate[] = READ_POLICY): ReadDecision {
-  if (facts.chars > FITTED_CHARS) return { tauScale: 1, label: `over ${FITTED_CHARS} characters: tau x1` };
+  if (facts.chars > FITTED_CHARS) return { tauScale: 1, label: `over ${FITTED_CHARS} characters: tau x1`, beyondFit: true };
   const gate = policy.find((g) => g.task === facts.hasTask);
   if (!gate) return { tauScale: 1, label: 'no gate: tau x1' };
   const p = readProbability(gate, facts);

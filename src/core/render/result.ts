@@ -7,6 +7,7 @@ import { diagnostic, hasCode, messagesOf } from '../diagnostics.js';
 import { round4 } from '../pipeline/round.js';
 import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
 import { wholeOf } from '../pipeline/whole.js';
+import { doubtAbout } from '../policy/confidence.js';
 import { countTokens } from '../tokens/count.js';
 import type { PruneResult } from '../types.js';
 import { explainLines } from './explain.js';
@@ -41,6 +42,15 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
         `no line reached the threshold (${thresholdInfo?.threshold}): everything was omitted as unrelated to the question (document score ${score})`,
       ),
     );
+  if (plan.strategy === 'threshold' && !keptNone && chosen.mask.includes(0)) {
+    const doubt = doubtAbout({
+      best: bestContentScore(input, scored),
+      calibrated: thresholdInfo?.calibratedThreshold ?? 0,
+      chars: req.code.length,
+      decision: plan.decision,
+    });
+    if (doubt) diagnostics.push(doubt);
+  }
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),
@@ -64,4 +74,14 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   if (req.explain) result.explain = explainLines(doc, scored, chosen, chosen.mask);
   result.ms = round4(performance.now() - job.started);
   return result;
+}
+
+/** The best keep probability of a line of content (layout lines and pinned lines aside). */
+function bestContentScore(input: Ingested, scored: ScoredLines): number {
+  let best = 0;
+  input.doc.lines.forEach((l, i) => {
+    const p = scored.probs[i];
+    if (l.segment !== -1 && p <= 1 && p > best) best = p;
+  });
+  return best;
 }
