@@ -25,7 +25,6 @@ await build({
   // ES modules are strict; so is the bundle. import.meta.url is the bundle's own URL (dist/, as the modules' was)
   banner: { js: `"use strict";\nconst __skimMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
   define: { 'import.meta.url': '__skimMetaUrl' },
-  external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
   // web-tree-sitter's CommonJS build (its ES module build locates itself through import.meta);
   // its import('fs/promises') becomes a require, as vm.Script has no module loader
   plugins: [
@@ -65,8 +64,14 @@ for (const args of [
   ['cat', 'examples/logging.py', '--focus', q],
   ['grep', '-C', '3', 'records', 'examples', '--focus', q],
 ]) {
-  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'skim.js'), ...args], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) throw new Error(`skim ${args[0]} failed while making the code cache (exit ${r.status})`);
+  // (their warnings, such as a long read's, are the runs' own business: shown only when a run fails)
+  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'skim.js'), ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`skim ${args[0]} failed while making the code cache (exit ${r.status}): ${r.stderr}`);
 }
 if (!existsSync(cache)) throw new Error(`${cache} was not written`);
 console.log(`${path.relative(root, out)}: ${(text.length / 1024).toFixed(0)} KB, code cache ${(readFileSync(cache).length / 1024).toFixed(0)} KB`);

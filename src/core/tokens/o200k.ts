@@ -3,14 +3,13 @@
  * new Set() })` (special-token strings count as the text they are), from the binary vocabulary in
  * assets/o200k_base.bin (./o200kTable.ts). The pre-token split is gpt-tokenizer's own regular
  * expression; a pre-token that is a token counts 1, any other is byte-pair merged as
- * gpt-tokenizer does it, lookups included (see `pairRank`). When the table is missing or
- * unreadable, gpt-tokenizer itself counts.
+ * gpt-tokenizer does it, lookups included (see `pairRank`). gpt-tokenizer itself is only a
+ * development dependency (it builds the table, and the tests compare counts with it): a table that
+ * is missing or unreadable is a broken install, and counting says so.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { work } from '../work.js';
 import { findToken, KIND_BYTES, KIND_STRING, type O200kTable, readO200kTable } from './o200kTable.js';
 
@@ -25,9 +24,13 @@ export function o200kTablePath(): string | null {
 }
 
 let table: O200kTable | null | undefined;
-/** gpt-tokenizer's pre-token split (a copy: its `lastIndex` is ours). */
-const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
-let fallback: ((text: string) => number) | undefined;
+/**
+ * gpt-tokenizer's pre-token split for o200k_base (its O200K_TOKEN_SPLIT_REGEX, copied; the tests
+ * check the two agree).
+ */
+export const O200K_SPLIT =
+  /[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+const split = new RegExp(O200K_SPLIT.source, O200K_SPLIT.flags);
 
 function loadTable(): O200kTable | null {
   const file = o200kTablePath();
@@ -38,17 +41,10 @@ function loadTable(): O200kTable | null {
   }
 }
 
-function gptTokenizerCount(): (text: string) => number {
-  const require = createRequire(import.meta.url);
-  const { countTokens } = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: (t: string, o: object) => number };
-  const opts = { disallowedSpecial: new Set<string>() };
-  return (text) => countTokens(text, opts);
-}
-
 /** Tokens of `text` under o200k_base, special-token strings counted as text. */
 export function countO200k(text: string): number {
   if (table === undefined) table = loadTable();
-  if (table === null) return (fallback ??= gptTokenizerCount())(text);
+  if (table === null) throw new Error(`the o200k token table (${o200kTablePath() ?? 'assets/o200k_base.bin'}) is missing or damaged: reinstall skim`);
   split.lastIndex = 0;
   let n = 0;
   for (let m = split.exec(text); m !== null; m = split.exec(text)) n += countPiece(table, m[0]);

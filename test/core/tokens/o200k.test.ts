@@ -9,8 +9,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as reference } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
-import { countO200k, o200kTablePath } from '../../../src/core/tokens/o200k.js';
+import { countO200k, O200K_SPLIT, o200kTablePath } from '../../../src/core/tokens/o200k.js';
 import { buildO200kTable, readO200kTable } from '../../../src/core/tokens/o200kTable.js';
 
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
@@ -23,6 +24,13 @@ function files(dir: string): string[] {
     return statSync(p).isDirectory() ? files(p) : [p];
   });
 }
+
+describe('o200k pre-token split', () => {
+  it("is gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX", () => {
+    expect(O200K_SPLIT.source).toBe(O200K_TOKEN_SPLIT_REGEX.source);
+    expect(O200K_SPLIT.flags).toBe(O200K_TOKEN_SPLIT_REGEX.flags);
+  });
+});
 
 describe('o200k table', () => {
   it('the shipped assets/o200k_base.bin is what scripts/build-o200k-table.ts builds from gpt-tokenizer', () => {
