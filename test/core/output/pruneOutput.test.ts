@@ -8,7 +8,7 @@ const fixture = (name: string) => ({
   text: readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8'),
   ...(JSON.parse(readFileSync(new URL(`../../fixtures/outputs/${name}.json`, import.meta.url), 'utf8')) as { command: string; thought: string }),
 });
-const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback', 'pytest-repeated'];
+const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback', 'pytest-repeated', 'ls-la'];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
 /** Every input line is either printed verbatim, in order, or inside exactly one marker that names it. */
@@ -132,6 +132,17 @@ describe('pruneOutput', () => {
     // another command that prints lines this session showed: they are in the agent's context
     const other = pruneOutput({ text: second, command: 'python3 repro.py --again', query: 'q', memory });
     expect(other.text).toMatch(/lines shown earlier in this session omitted/);
+  });
+
+  it("folds a repository's metadata entries in `ls -la` (dotfiles, licence, authors, changelog), keeps the code and build files", () => {
+    const f = fixture('ls-la');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    expectHonest(f.text, r);
+    expect(r.text).toMatch(/^\[skim: 12 lines of repository metadata \(dotfiles, licence, authors, changelog\) omitted \(3-14\), not stored\]$/m);
+    for (const name of ['sphinx', 'tests', 'setup.py', 'tox.ini', 'Makefile', 'README.rst']) expect(r.text).toMatch(new RegExp(` ${name.replace('.', '\\.')}$`, 'm'));
+    // a goal hint that names one keeps it
+    const named = pruneOutput({ text: f.text, command: f.command, query: 'What does CHANGES say about this release?' });
+    expect(named.text).toMatch(/ CHANGES$/m);
   });
 
   it('folds lines that repeat a kept line above them, and only those', () => {

@@ -1,7 +1,9 @@
 /**
  * Listings (`ls`, `ls -R`, `find`, `tree`): every line is an entry of a directory. A long run of
  * entries of one directory that names nothing the agent asked about folds to one marker naming the
- * directory and its count; the directories and entries the question names stay.
+ * directory and its count; the directories and entries the question names stay. A repository's
+ * metadata (dotfiles, licence, authors, changelog, code of conduct) is routine: agents listing a
+ * project look for its code, tests and build files.
  */
 import type { OutputShape } from './shape.js';
 
@@ -9,7 +11,10 @@ export const listing: OutputShape = {
   name: 'listing',
   kind: 'listing',
   command: /(^|[\s;&|(])(ls|find|tree|du|fd|fdfind|git ls-files|rg --files)( |$)/,
-  rules: [{ re: /^(ls|find|tree): |^total \d+$|^\d+ director(y|ies), \d+ files?$/, role: 'signal' }],
+  rules: [
+    { re: /^(ls|find|tree): |^total \d+$|^\d+ director(y|ies), \d+ files?$/, role: 'signal' },
+    { re: /(^|\s|\/)(\.[\w.-]+|AUTHORS[\w.]*|LICEN[CS]E[\w.]*|COPYING[\w.]*|CODE_OF_CONDUCT[\w.]*|CONTRIBUTING[\w.]*|CHANGES[\w.]*|CHANGELOG[\w.]*|HISTORY[\w.]*|NEWS[\w.]*|MANIFEST\.in|CITATION[\w.]*|SECURITY[\w.]*)\/?$/, role: 'routine', label: 'repository metadata (dotfiles, licence, authors, changelog)' },
+  ],
 };
 
 /** `ls -R` section headers ("./sympy/core:"). */
