@@ -139,7 +139,8 @@ describe('pruneOutput', () => {
     const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
     expectHonest(f.text, r);
     expect(r.text).toMatch(/^\[skim: 12 lines of repository metadata \(dotfiles, licence, authors, changelog\) omitted \(3-14\), not stored\]$/m);
-    for (const name of ['sphinx', 'tests', 'setup.py', 'tox.ini', 'Makefile', 'README.rst']) expect(r.text).toMatch(new RegExp(` ${name.replace('.', '\\.')}$`, 'm'));
+    for (const name of ['sphinx', 'tests', 'setup.py', 'tox.ini', 'Makefile', 'README.rst'])
+      expect(r.text).toMatch(new RegExp(` ${name.replace('.', '\\.')}$`, 'm'));
     // a goal hint that names one keeps it
     const named = pruneOutput({ text: f.text, command: f.command, query: 'What does CHANGES say about this release?' });
     expect(named.text).toMatch(/ CHANGES$/m);

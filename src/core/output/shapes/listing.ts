@@ -13,7 +13,11 @@ export const listing: OutputShape = {
   command: /(^|[\s;&|(])(ls|find|tree|du|fd|fdfind|git ls-files|rg --files)( |$)/,
   rules: [
     { re: /^(ls|find|tree): |^total \d+$|^\d+ director(y|ies), \d+ files?$/, role: 'signal' },
-    { re: /(^|\s|\/)(\.[\w.-]+|AUTHORS[\w.]*|LICEN[CS]E[\w.]*|COPYING[\w.]*|CODE_OF_CONDUCT[\w.]*|CONTRIBUTING[\w.]*|CHANGES[\w.]*|CHANGELOG[\w.]*|HISTORY[\w.]*|NEWS[\w.]*|MANIFEST\.in|CITATION[\w.]*|SECURITY[\w.]*)\/?$/, role: 'routine', label: 'repository metadata (dotfiles, licence, authors, changelog)' },
+    {
+      re: /(^|\s|\/)(\.[\w.-]+|AUTHORS[\w.]*|LICEN[CS]E[\w.]*|COPYING[\w.]*|CODE_OF_CONDUCT[\w.]*|CONTRIBUTING[\w.]*|CHANGES[\w.]*|CHANGELOG[\w.]*|HISTORY[\w.]*|NEWS[\w.]*|MANIFEST\.in|CITATION[\w.]*|SECURITY[\w.]*)\/?$/,
+      role: 'routine',
+      label: 'repository metadata (dotfiles, licence, authors, changelog)',
+    },
   ],
 };
 
