@@ -6,9 +6,8 @@
  * import or definition header of names a score-kept line uses. Works on one segment; indexes are
  * segment-local. dropOrphans is the same rule run the other way, for headers that had to go.
  */
+import type { KeepReason } from '../pipeline/types.js';
 import type { SyntaxIndex } from '../types.js';
-
-export type KeepReason = 'score' | 'header' | 'decorator' | 'statement' | 'closer' | 'pair' | 'import' | 'definition' | 'gap' | 'small';
 
 export interface RepairOptions {
   /** Pull imports/definitions of names used by score-kept lines (default true). */
