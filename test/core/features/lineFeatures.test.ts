@@ -14,7 +14,7 @@ import {
   writeLineFeatures,
 } from '../../../src/core/features/lineFeatures.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
-import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
+import { buildSimpleSyntaxIndex } from '../../helpers/simpleSyntax.js';
 import { countMatchWork } from '../../helpers/work.js';
 
 const code = [

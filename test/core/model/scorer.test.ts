@@ -9,7 +9,7 @@ import { createLearnedScorer, defaultModelDir, loadDefaultScorer } from '../../.
 import { loadModel, saveModel } from '../../../src/core/model/io.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
 import { initParams } from '../../../src/train/lamrLoss.js';
-import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
+import { buildSimpleSyntaxIndex } from '../../helpers/simpleSyntax.js';
 
 describe('createLearnedScorer', () => {
   it('returns null when the weights are missing', () => {
