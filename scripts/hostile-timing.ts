@@ -12,7 +12,7 @@
  */
 import { loadavg } from 'node:os';
 import { emptyBridge } from '../src/core/features/bridge.js';
-import { analyzeQuery } from '../src/core/features/lineFeatures.js';
+import { analyzeQuery } from '../src/core/features/queryAnalysis.js';
 import { countTokens } from '../src/core/tokens/count.js';
 import { compileGrepMatcher, compileLinePattern } from '../src/tools/linePattern.js';
 
