@@ -5,7 +5,7 @@
  * routes here and the arguments are parsed as getopt_long would.
  */
 import type { Command } from 'commander';
-import { cliIO, readStdin, stdinIsReadable, writeErr, writeOut } from '../io.js';
+import { cliIO, cliLog, readStdin, stdinIsReadable, writeErr, writeOut } from '../io.js';
 
 export function registerGrep(program: Command): void {
   // Options after `grep` are grep's own: the program must not take -V/--version from among them.
@@ -34,7 +34,7 @@ export function registerGrep(program: Command): void {
         });
       } catch (err) {
         writeErr(`skim grep: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-        if (io.env.SKIM_DEBUG) writeErr(`${(err as Error)?.stack}\n`);
+        cliLog().debug(`${(err as Error)?.stack}`);
         io.exitCode = 2;
       }
     });
