@@ -1,6 +1,6 @@
 /**
- * Time of the pieces the tests bound by counting (test/tools/linePattern.test.ts,
- * test/tools/grepSyntax.test.ts, test/core/features/lineFeatures.test.ts,
+ * Time of the pieces the tests bound by counting (test/grep/linePattern.test.ts,
+ * test/grep/syntax.test.ts, test/core/features/lineFeatures.test.ts,
  * test/core/tokens/count.test.ts): catastrophic patterns, hostile queries, long whitespace runs.
  * The tests check the work (characters read, BPE steps); this measures the clock, which a test
  * must not (a loaded machine makes a timed assertion fail at random):
@@ -12,9 +12,9 @@
  */
 import { loadavg } from 'node:os';
 import { emptyBridge } from '../src/core/features/bridge.js';
-import { analyzeQuery } from '../src/core/features/lineFeatures.js';
+import { analyzeQuery } from '../src/core/features/queryAnalysis.js';
 import { countTokens } from '../src/core/tokens/count.js';
-import { compileGrepMatcher, compileLinePattern } from '../src/tools/linePattern.js';
+import { compileGrepMatcher, compileLinePattern } from '../src/grep/linePattern.js';
 
 interface Case {
   group: string;

@@ -7,7 +7,7 @@
  * Reads bare git mirrors at HEAD (`<mirrors>/<owner>+<name>/repo`); writes one line per block:
  * `repo \t comment terms \t code terms` (space-separated, unique).
  *
- *   npx tsx scripts/corpus/comment-blocks.ts --mirrors /work/.mirror --out .scratch/blocks.tsv
+ *   npx tsx scripts/corpus/comment-blocks.ts --mirrors DIR --out .scratch/blocks.tsv
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync } from 'node:fs';
@@ -52,8 +52,9 @@ export function commentLines(lines: string[], ext: string): (string | null)[] {
 }
 
 function main(): void {
-  const { values: args } = parseArgs({ options: { mirrors: { type: 'string', default: '/work/.mirror' }, out: { type: 'string' } } });
+  const { values: args } = parseArgs({ options: { mirrors: { type: 'string' }, out: { type: 'string' } } });
   if (!args.out) throw new Error('missing --out');
+  if (!args.mirrors) throw new Error('missing --mirrors');
   const mirrors = args.mirrors;
   const out = createWriteStream(args.out);
   let blocks = 0;

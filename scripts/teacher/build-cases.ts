@@ -7,7 +7,7 @@
  * (`<mirrors>/<owner>+<name>/repo`, e.g. `git clone --mirror https://github.com/<owner>/<name>`).
  *
  *   npx tsx scripts/teacher/build-cases.ts [--labels data/teacher/labels.jsonl.gz] \
- *     [--review data/teacher/review.jsonl] [--goal-hints-only] --mirrors /work/.mirror --out .scratch/teacher-extra.jsonl.gz
+ *     [--review data/teacher/review.jsonl] [--goal-hints-only] --mirrors DIR --out .scratch/teacher-extra.jsonl.gz
  *
  * Labels that fail a check (a range outside the file, an empty answer, an unknown task type, a
  * missing mirror, an issue report that names the file) are left out and counted. One fault of the teacher is completed, and counted:
@@ -99,11 +99,12 @@ async function main(): Promise<void> {
       review: { type: 'string', default: 'data/teacher/review.jsonl' },
       // leave out the issue reports (docs/experiments.md, "Training data")
       'goal-hints-only': { type: 'boolean', default: false },
-      mirrors: { type: 'string', default: '/work/.mirror' },
+      mirrors: { type: 'string' },
       out: { type: 'string' },
     },
   });
   if (!args.out) throw new Error('missing --out');
+  if (!args.mirrors) throw new Error('missing --mirrors');
   const { labels: labelsPath, review: reviewPath, 'goal-hints-only': goalHintsOnly, mirrors, out } = args;
   const readLines = (path: string) => {
     const raw = readFileSync(path);

@@ -5,7 +5,7 @@
  * repo:path) so the same mirrors give the same choice. Writes one JSON line per batch of four
  * files of one repository: {batch, repo, gitdir, commit, lang, files: [{path, lines}]}.
  *
- *   npx tsx scripts/teacher/select-files.ts --mirrors /work/.mirror --per-repo 16 --out batches.jsonl [owner/name ...]
+ *   npx tsx scripts/teacher/select-files.ts --mirrors DIR --per-repo 16 --out batches.jsonl [owner/name ...]
  *
  * `--exclude earlier.jsonl` leaves out the files of an earlier choice (a second round takes the
  * next files in the same order: run it with a larger --per-repo).
@@ -43,7 +43,7 @@ const MAX_LINES = 700;
 
 const { values: args, positionals: wanted } = parseArgs({
   options: {
-    mirrors: { type: 'string', default: '/work/.mirror' },
+    mirrors: { type: 'string' },
     'per-repo': { type: 'string', default: '16' },
     out: { type: 'string' },
     exclude: { type: 'string', default: '' },
@@ -51,6 +51,7 @@ const { values: args, positionals: wanted } = parseArgs({
   allowPositionals: true,
 });
 if (!args.out) throw new Error('missing --out');
+if (!args.mirrors) throw new Error('missing --mirrors');
 const { mirrors, out, exclude: excludeFile } = args;
 const perRepo = Number(args['per-repo']);
 const excluded = new Set<string>();

@@ -4,7 +4,7 @@
  * syntax, naming the omitted range. Baselines get no placeholders (that is part of skim's repair).
  * Like skim's selection, a lone omitted line between kept lines is shown rather than marked.
  */
-import { joinPieces, layout, type SegmentRenderInfo } from '../core/render/render.js';
+import { joinPieces, layout, type SegmentRenderInfo } from '../core/layout/layout.js';
 import { languageInfo } from '../core/syntax/index.js';
 import type { Document } from '../core/types.js';
 

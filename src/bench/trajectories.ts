@@ -17,8 +17,8 @@
 import { createHash } from 'node:crypto';
 import { ingest } from '../core/ingest/ingest.js';
 import { pruneOutput } from '../core/output/pruneOutput.js';
-import { pruneToolOutput } from '../core/output/pruneToolOutput.js';
 import { type ReadKind, readKindOf } from '../core/policy/readPolicy.js';
+import { pruneToolOutput } from '../core/pruneToolOutput.js';
 import { SessionMemory } from '../core/session/memory.js';
 import type { Document, PruneRequest, PruneResult } from '../core/types.js';
 import { type OutputKind, outputKindOf, usedLines } from './outputSteps.js';

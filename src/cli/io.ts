@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
 import type { Pruner } from '../core/prune.js';
 import { FIELD_RULES } from '../core/request.js';
+import { createLogger, type Logger } from '../log.js';
 import { readFileBytes } from '../tools/fileTools.js';
 import { MAX_INPUT_BYTES, readStreamCapped } from '../tools/readCapped.js';
 import { processStdinIsReadable, type TerminalInfo } from './processStreams.js';
@@ -80,8 +81,22 @@ export function writeErr(text: string): void {
   cliIO().stderr.write(text);
 }
 
+/** Runs that asked for debug messages (--verbose), by their IO. */
+const verboseRuns = new WeakSet<CliIO>();
+
+/** The running command asked for debug messages (the program's --verbose). */
+export function setVerbose(): void {
+  verboseRuns.add(cliIO());
+}
+
+/** The running command's diagnostics on its stderr: debug messages with --verbose (or SKIM_DEBUG set). */
+export function cliLog(): Logger {
+  const io = cliIO();
+  return createLogger((text) => io.stderr.write(text), verboseRuns.has(io) || io.env.SKIM_DEBUG ? 'debug' : 'info');
+}
+
 export function warn(message: string): void {
-  writeErr(`skim: warning: ${message}\n`);
+  cliLog().warn(`skim: warning: ${message}`);
 }
 
 /** An action whose return value is its exit code (0 or none: success). Errors propagate to the program's boundary. */

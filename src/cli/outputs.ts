@@ -6,9 +6,9 @@
  */
 import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
-import { pruneToolOutput } from '../core/output/pruneToolOutput.js';
 import { outputResultJson } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
+import { pruneToolOutput } from '../core/pruneToolOutput.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';

@@ -8,7 +8,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES, EXIT_INTERNAL, EXIT_OUTPUT, SkimError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import { type CliIO, cliIO, withCliIO } from './io.js';
+import { type CliIO, cliIO, cliLog, setVerbose, withCliIO } from './io.js';
 import { type TerminalInfo, terminalOf } from './processStreams.js';
 
 export type Register = (program: Command) => void;
@@ -35,6 +35,10 @@ async function parseAndRun(argv: string[], commands: CommandTable): Promise<void
     })
     .description('Query-conditioned code-context pruner for coding agents')
     .version(VERSION)
+    .option('--verbose', 'debug messages on stderr (the stack of an internal error, ...)')
+    .hook('preAction', () => {
+      if (program.opts().verbose) setVerbose();
+    })
     .showHelpAfterError('(add --help for usage)')
     .exitOverride(); // inherited by sub-commands: usage errors exit 64, not 1
   // --- command registrations: the named sub-command only, or all of them for help ---
@@ -70,7 +74,7 @@ export function exitCodeOf(err: unknown): number {
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
     return ok ? 0 : EXIT_CODES.EUSAGE;
   }
-  const { stderr, env } = cliIO();
+  const { stderr } = cliIO();
   if (err instanceof SkimError) {
     stderr.write(`skim: ${err.message}\n`);
     return EXIT_CODES[err.code];
@@ -78,6 +82,6 @@ export function exitCodeOf(err: unknown): number {
   // the output could not be written: ./entry.ts says so (or stays quiet for EPIPE) and exits
   if ((err as NodeJS.ErrnoException)?.syscall === 'write') return (err as NodeJS.ErrnoException).code === 'EPIPE' ? 0 : EXIT_OUTPUT;
   stderr.write(`skim: internal error: ${(err as Error)?.message ?? String(err)}\n`);
-  if (env.SKIM_DEBUG) stderr.write(`${(err as Error)?.stack}\n`);
+  cliLog().debug(`${(err as Error)?.stack}`);
   return EXIT_INTERNAL;
 }

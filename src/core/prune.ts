@@ -6,20 +6,20 @@
  */
 import { admit } from './ingest/admit.js';
 import { ingestInput } from './ingest/ingestInput.js';
+import { TOKENS } from './layout/measure.js';
 import { readRequest } from './pipeline/job.js';
 import { round4 } from './pipeline/round.js';
 import type { PruneJob, Selection, Whole } from './pipeline/types.js';
-import { wholeOf } from './pipeline/whole.js';
 import { READ_POLICY, type ReadGate } from './policy/readPolicy.js';
 import { renderResult } from './render/result.js';
+import { wholeOf } from './render/whole.js';
 import { createRepairer } from './repair/repairer.js';
 import { checkPruneRequest } from './request.js';
 import { resolveScorer, type ScorerChoice } from './score/resolveScorer.js';
 import { scoreLines } from './score/scoreLines.js';
 import { selectWithinBudget } from './select/budget.js';
 import { selectAllButSeen } from './select/keepAll.js';
-import { TOKENS } from './select/measure.js';
-import { planSelection } from './select/plan.js';
+import { planSelection, selectionScores } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
 import { rememberShown } from './session/shown.js';
 import { analyse } from './syntax/analyse.js';
@@ -81,7 +81,8 @@ async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Doc
   const whole = (w: Whole) => ({ result: wholeOf(job, w, tokensIn, doc), doc });
   if (input.keepAll && !doc.seen) return whole({ kind: 'whole', why: input.keepAll.why, score: 1 });
   const analyses = await analyse(doc, req.code, job.diagnostics);
-  const scored = scoreLines(job, input, analyses);
+  // what selection ranks by: weak files collapsed, pinned lines pinned (the scorer's scores untouched)
+  const scored = selectionScores(doc, scoreLines(job, input, analyses), req.pinLines ?? []);
   const plan = planSelection(job, input, scored);
   if (plan.kind === 'whole') return whole(plan);
   // Budget mode spends on the lines that matter: repair keeps only what readability and syntax

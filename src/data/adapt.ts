@@ -13,8 +13,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BridgeTable, mergeBridges } from '../core/features/bridge.js';
+import { NUM_FEATURES } from '../core/features/columns.js';
 import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
-import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { scorerFromModel } from '../core/model/index.js';
 import { loadModel, saveModel } from '../core/model/io.js';
 import type { LamrModel } from '../core/model/lamr.js';

@@ -8,8 +8,8 @@
  */
 import picomatch from 'picomatch';
 import { SkimError } from '../core/errors.js';
+import { compileLinePattern, type LinePattern } from '../grep/linePattern.js';
 import { decodeInput, isBinary, readFileBytes } from '../tools/fileTools.js';
-import { compileLinePattern, type LinePattern } from '../tools/linePattern.js';
 import { walkFiles } from '../tools/walk.js';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
 import type { Workspace } from './workspace.js';

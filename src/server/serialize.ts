@@ -11,7 +11,7 @@ import type { OutputMemory } from '../core/output/memory.js';
 import { pruneOutput } from '../core/output/pruneOutput.js';
 import { type OutputResultJson, outputResultJson } from '../core/output/stored.js';
 import { queryAsRead } from '../core/pipeline/job.js';
-import { wholeResult } from '../core/pipeline/whole.js';
+import { wholeResult } from '../core/render/whole.js';
 import type { OutputWireRequest } from '../core/request.js';
 import { relativeScore } from '../core/select/threshold.js';
 import { countTokens } from '../core/tokens/count.js';

@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NUM_FEATURES } from '../core/features/columns.js';
 import { NUM_CONTEXT_FEATURES } from '../core/features/contextFeatures.js';
-import { NUM_FEATURES } from '../core/features/lineFeatures.js';
 import { loadModel, saveModel } from '../core/model/io.js';
 import type { LamrModel, ModelMode } from '../core/model/lamr.js';
 import { type LiftParams, liftNeighbours } from '../core/model/lift.js';

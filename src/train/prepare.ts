@@ -4,9 +4,11 @@
  * own labels never feed its bridge features), and cached feature matrices (Float32).
  */
 import { type BridgeSample, type BridgeTable, fitBridge } from '../core/features/bridge.js';
+import { NUM_FEATURES } from '../core/features/columns.js';
 import { contextFeatures, withContext } from '../core/features/contextFeatures.js';
 import { terms } from '../core/features/lexical.js';
-import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../core/features/lineFeatures.js';
+import { lineFeatures } from '../core/features/lineFeatures.js';
+import { analyzeQuery } from '../core/features/queryAnalysis.js';
 import type { LamrModel } from '../core/model/lamr.js';
 import type { SyntaxIndex } from '../core/types.js';
 import { hash32, type LabeledFile } from './datasets.js';

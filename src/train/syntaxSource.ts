@@ -1,48 +1,32 @@
 /**
- * Where the trainer and evaluator get SyntaxIndexes: the tree-sitter index of src/core/syntax when
- * it is present (the same one prune() uses at inference), else the simple regex index.
+ * Where the trainer and evaluator get SyntaxIndexes: the index prune() builds at inference
+ * (src/core/syntax), so a model is trained on the features it will see. A grammar that fails to
+ * load stops the run with its reason instead of training on another index.
  */
+import { buildSyntaxIndex, ensureGrammar, grammarLoadError, normalizeLanguage } from '../core/syntax/index.js';
 import type { SyntaxIndex } from '../core/types.js';
-import { buildSimpleSyntaxIndex } from './simpleSyntax.js';
-
-type Build = (lines: string[], language: string) => SyntaxIndex;
-type Ensure = (language: string) => Promise<boolean>;
 
 export interface SyntaxSource {
-  name: 'tree-sitter' | 'simple';
+  /** Recorded with a model and its evaluation. */
+  name: 'tree-sitter';
   build(lines: string[], language: string): SyntaxIndex;
+  /** Load the language's grammar (once); throws when it has one that does not load. */
   prepare(language: string): Promise<void>;
 }
 
-export async function loadSyntaxSource(force?: 'simple'): Promise<SyntaxSource> {
-  if (force !== 'simple') {
-    try {
-      const mod = (await import('../core/syntax/index.js')) as { buildSyntaxIndex?: Build; ensureGrammar?: Ensure; normalizeLanguage?: (s: string) => string };
-      if (mod.buildSyntaxIndex && mod.ensureGrammar) {
-        const build = mod.buildSyntaxIndex;
-        const ensure = mod.ensureGrammar;
-        const norm = mod.normalizeLanguage ?? ((s: string) => s);
-        const ready = new Set<string>();
-        return {
-          name: 'tree-sitter',
-          build: (lines, language) => {
-            try {
-              return build(lines, norm(language));
-            } catch {
-              return buildSimpleSyntaxIndex(lines, language);
-            }
-          },
-          prepare: async (language) => {
-            const l = norm(language);
-            if (ready.has(l)) return;
-            ready.add(l);
-            await ensure(l).catch(() => false);
-          },
-        };
+export async function loadSyntaxSource(): Promise<SyntaxSource> {
+  const ready = new Set<string>();
+  return {
+    name: 'tree-sitter',
+    build: (lines, language) => buildSyntaxIndex(lines, normalizeLanguage(language)),
+    prepare: async (language) => {
+      const lang = normalizeLanguage(language);
+      if (ready.has(lang)) return;
+      if (!(await ensureGrammar(lang))) {
+        const why = grammarLoadError(lang);
+        if (why) throw new Error(`the ${lang} grammar did not load (${why}): training needs the index prune() uses`);
       }
-    } catch {
-      // syntax module not there yet: fall through
-    }
-  }
-  return { name: 'simple', build: buildSimpleSyntaxIndex, prepare: async () => {} };
+      ready.add(lang);
+    },
+  };
 }

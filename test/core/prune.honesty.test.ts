@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ingest } from '../../src/core/ingest/ingest.js';
+import { MARKER_RE } from '../../src/core/layout/layout.js';
 import { createPruner } from '../../src/core/prune.js';
-import { MARKER_RE } from '../../src/core/render/render.js';
 import { detectLanguage } from '../../src/core/syntax/index.js';
 import { checkInvariants } from '../helpers/invariants.js';
 

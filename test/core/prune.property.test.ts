@@ -15,8 +15,8 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MARKER_RE } from '../../src/core/layout/layout.js';
 import { createPruner } from '../../src/core/prune.js';
-import { MARKER_RE } from '../../src/core/render/render.js';
 import { checkSyntax } from '../../src/core/syntax/index.js';
 import { countLineTokens } from '../../src/core/tokens/count.js';
 import type { PruneResult } from '../../src/core/types.js';

@@ -7,8 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitLines } from '../../src/core/ingest/ingest.js';
+import type { KeepReason } from '../../src/core/pipeline/types.js';
 import { createPruner } from '../../src/core/prune.js';
-import { dropOrphans, type KeepReason, repairClosure } from '../../src/core/repair/repair.js';
+import { dropOrphans, repairClosure } from '../../src/core/repair/repair.js';
 import { buildSyntaxIndex, checkSyntax, ensureGrammar } from '../../src/core/syntax/index.js';
 import type { LineScores, PruneRequest, ScoreInput, Scorer } from '../../src/core/types.js';
 import { attachmentItems, attachmentViolations } from '../helpers/attachments.js';

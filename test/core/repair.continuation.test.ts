@@ -8,7 +8,8 @@
  * otherwise cost more than an 8x budget and the whole file came out empty.
  */
 import { describe, expect, it } from 'vitest';
-import { type KeepReason, repairClosure } from '../../src/core/repair/repair.js';
+import type { KeepReason } from '../../src/core/pipeline/types.js';
+import { repairClosure } from '../../src/core/repair/repair.js';
 import { buildSyntaxIndex, checkSyntax, ensureGrammar } from '../../src/core/syntax/index.js';
 
 /** The kept lines with a comment marker (indented like the next kept line) for each omitted run. */

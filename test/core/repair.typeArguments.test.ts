@@ -5,7 +5,8 @@
  * of a multi-line type argument/parameter list now needs the row its last entry starts on.
  */
 import { describe, expect, it } from 'vitest';
-import { type KeepReason, repairClosure } from '../../src/core/repair/repair.js';
+import type { KeepReason } from '../../src/core/pipeline/types.js';
+import { repairClosure } from '../../src/core/repair/repair.js';
 import { buildSyntaxIndex, checkSyntax, ensureGrammar } from '../../src/core/syntax/index.js';
 
 const TS = `export async function loadAll(

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NUM_FEATURES } from '../../src/core/features/columns.js';
 import { NUM_CONTEXT_FEATURES } from '../../src/core/features/contextFeatures.js';
-import { NUM_FEATURES } from '../../src/core/features/lineFeatures.js';
 import { loadModel, saveModel } from '../../src/core/model/io.js';
 import { LamrModel } from '../../src/core/model/lamr.js';
 import { baseScorer, compareOnVal, fineTune, type RepoSamples, readRepoSamples } from '../../src/data/adapt.js';

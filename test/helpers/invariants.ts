@@ -4,7 +4,7 @@
  * its range, kept ∪ omitted partition the input.
  */
 import { splitLines } from '../../src/core/ingest/ingest.js';
-import { MARKER_RE } from '../../src/core/render/render.js';
+import { MARKER_RE } from '../../src/core/layout/layout.js';
 import type { PruneResult } from '../../src/core/types.js';
 
 export function checkInvariants(input: string, r: PruneResult): string | null {

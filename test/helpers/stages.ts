@@ -4,13 +4,14 @@
  */
 import { admit } from '../../src/core/ingest/admit.js';
 import { ingestInput } from '../../src/core/ingest/ingestInput.js';
+import { TOKENS } from '../../src/core/layout/measure.js';
 import { readRequest } from '../../src/core/pipeline/job.js';
-import type { Ingested, PruneJob, ScoredLines, SegmentAnalysis } from '../../src/core/pipeline/types.js';
+import type { Ingested, PruneJob, ScoredLines } from '../../src/core/pipeline/types.js';
 import { READ_POLICY } from '../../src/core/policy/readPolicy.js';
 import { createRepairer, type Repairer } from '../../src/core/repair/repairer.js';
 import { createHeuristicScorer } from '../../src/core/score/heuristic.js';
 import { scoreLines } from '../../src/core/score/scoreLines.js';
-import { TOKENS } from '../../src/core/select/measure.js';
+import type { SegmentAnalysis } from '../../src/core/syntax/analyse.js';
 import { analyse } from '../../src/core/syntax/analyse.js';
 import type { PruneRequest, Scorer } from '../../src/core/types.js';
 

@@ -26,7 +26,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('grep with a catastrophic pattern', () => {
   it('answers with the lines that do match, no backtracking RegExp ever seeing the hostile line', async () => {
     // a JavaScript RegExp of the pattern on that line would never return: the guard throws instead
-    // (the matcher's own work per character is bounded in test/tools/linePattern.test.ts)
+    // (the matcher's own work per character is bounded in test/grep/linePattern.test.ts)
     const guard = { line: `${'a'.repeat(100)}b`, source: (s: string) => s.includes('a+)+') };
     const { value: out } = await countMatchWorkAsync(() => grepTool(ws, fakePrune, { pattern: '(a+)+$' }), guard);
     expect(out).toBe(`evil.txt:2:${'a'.repeat(30)}\n[1 matching lines in 1 files]\n`);

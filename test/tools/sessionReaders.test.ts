@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MARKER_RE, SEEN_VERB } from '../../src/core/layout/layout.js';
 import { createPruner } from '../../src/core/prune.js';
-import { MARKER_RE, SEEN_VERB } from '../../src/core/render/render.js';
 import { numberLines } from '../../src/tools/fileTools.js';
 import { beginRead } from '../../src/tools/sessionStore.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rubricLabels } from '../../src/train/rubricLabels.js';
-import { buildSimpleSyntaxIndex } from '../../src/train/simpleSyntax.js';
+import { buildSimpleSyntaxIndex } from '../helpers/simpleSyntax.js';
 
 const code = [
   'import os', // 0

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, cliIO, intAtLeast, numberOption, writeOut } from '../io.js';
+import { action, cliLog, intAtLeast, numberOption, writeOut } from '../io.js';
 import { assertOutDir, progressBar } from './dataAction.js';
 
 interface AdaptFlags {
@@ -71,7 +71,7 @@ export function registerAdapt(program: Command): void {
           if (resolve(init) === resolve(flags.out)) throw new SkimError('--out must differ from the model it starts from', 'EUSAGE');
         }
         if (flags.keepData) assertOutDir(flags.keepData);
-        const log = (m: string) => cliIO().stderr.write(`${m}\n`);
+        const log = (m: string) => cliLog().info(m);
         const tmp = mkdtempSync(join(tmpdir(), 'skim-adapt-'));
         try {
           const dataFile = flags.keepData ?? join(tmp, 'mined.jsonl');

@@ -11,7 +11,7 @@ import { METHOD_NAMES } from '../../bench/methods/names.js';
 import { parseBudget } from '../../bench/methods/types.js';
 import type { BenchOptions } from '../../bench/runner.js';
 import { SkimError } from '../../core/errors.js';
-import { cliIO, intAtLeast, numberOption } from '../io.js';
+import { cliIO, cliLog, intAtLeast, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 interface BenchCliOptions {
@@ -84,7 +84,7 @@ export async function benchAction(o: BenchCliOptions): Promise<void> {
     budgets,
     limit: o.limit,
     progress: progressBar(),
-    onError: (msg) => cliIO().stderr.write(`warning: ${msg}\n`),
+    onError: (msg) => cliLog().warn(`warning: ${msg}`),
     onRecord: records?.write,
   });
   await records?.close();

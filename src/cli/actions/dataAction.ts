@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, cliIO, intAtLeast, numberIn, numberOption, writeOut } from '../io.js';
+import { action, cliIO, cliLog, intAtLeast, numberIn, numberOption, writeOut } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 /** The output file's directory must exist (one clear message instead of a stream error later). */
@@ -90,7 +90,7 @@ export function registerData(program: Command): void {
           onStart: (total) => bar.start(total),
           onCommit: (done, samples) => bar.update(done, `${samples} samples`),
         }).finally(() => bar.stop());
-        cliIO().stderr.write(formatMineStats(stats) + '\n');
+        cliLog().info(formatMineStats(stats));
         await writeOut(JSON.stringify({ out: flags.out, ...stats }) + '\n');
       }),
     );
@@ -140,7 +140,7 @@ export function registerData(program: Command): void {
             onStart: (total) => bar.start(total),
             onDone: (d, kept) => bar.update(d, `${kept} kept`),
           }).finally(() => bar.stop());
-          cliIO().stderr.write(formatSynthSummary(summary) + '\n');
+          cliLog().info(formatSynthSummary(summary));
           await writeOut(JSON.stringify({ out: flags.out, ...summary }) + '\n');
           if (summary.interrupted) return 130;
         } finally {

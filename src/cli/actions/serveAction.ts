@@ -8,7 +8,7 @@ import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
 import { DEFAULT_SESSION_STORE } from '../../server/sessions.js';
-import { action, cliIO, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
+import { action, cliLog, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
 import { whenParentExits } from '../parentWatch.js';
 
 interface ServeOptions {
@@ -61,7 +61,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     opts.workers > 0
       ? createWorkerPool({ size: opts.workers, scorer: opts.scorer === 'heuristic' ? 'heuristic' : 'learned', modelDir: opts.model })
       : inlineRunner(pruner);
-  const log = (line: string) => cliIO().stderr.write(`${line}\n`);
+  const log = (line: string) => cliLog().info(line);
   const app = createApp({
     runner,
     timeoutMs: opts.timeout,

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { DISTRACTOR_WEIGHT } from '../../train/constants.js';
 import type { TrainRunOptions } from '../../train/pipeline.js';
-import { cliIO, intAtLeast, numberIn, numberOption } from '../io.js';
+import { cliIO, cliLog, intAtLeast, numberIn, numberOption } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 interface EvalOptions {
@@ -95,7 +95,7 @@ export function registerTrain(program: Command): void {
       const { runTraining } = await import('../../train/pipeline.js');
       const summary = await runTraining({
         ...opts,
-        log: (m) => cliIO().stderr.write(`${m}\n`),
+        log: (m) => cliLog().info(m),
         progress: makeProgress,
       });
       cliIO().stdout.write(`${JSON.stringify({ out: opts.out, bestEpoch: summary.bestEpoch, threshold: summary.threshold, seconds: summary.seconds })}\n`);

@@ -28,14 +28,6 @@ const CODE_KEYWORDS = new Set(
   ).split(/\s+/),
 );
 
-export function isStopword(term: string): boolean {
-  return STOPWORDS.has(term);
-}
-
-export function isCodeKeyword(term: string): boolean {
-  return CODE_KEYWORDS.has(term);
-}
-
 /** Split one identifier into lower-case parts: "parseHTTPResponse_v2" -> ["parse","http","response","v2"]. */
 export function splitIdentifier(id: string): string[] {
   const parts: string[] = [];

@@ -4,9 +4,9 @@
  * mode's budget.
  */
 import { diagnostic } from '../diagnostics.js';
+import { CHARS, TOKENS } from '../layout/measure.js';
 import { MAX_PRUNE_CHARS, MAX_PRUNE_LINES } from '../limits.js';
 import type { Admitted, PruneJob, Whole } from '../pipeline/types.js';
-import { CHARS, TOKENS } from '../select/measure.js';
 import { countTokens } from '../tokens/count.js';
 import { countLines } from './ingest.js';
 

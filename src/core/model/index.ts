@@ -6,8 +6,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NUM_FEATURES } from '../features/columns.js';
 import { contextFeatures, withContext } from '../features/contextFeatures.js';
-import { analyzeQuery, lineFeatures, NUM_FEATURES, type QueryInfo } from '../features/lineFeatures.js';
+import { lineFeatures } from '../features/lineFeatures.js';
+import { analyzeQuery, type QueryInfo } from '../features/queryAnalysis.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
 import { type LoadedModel, loadModel } from './io.js';
 import { liftNeighbours } from './lift.js';

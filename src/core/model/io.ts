@@ -13,8 +13,8 @@ import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readS
 import { join } from 'node:path';
 import { type BridgeTable, bridgeFromJson, bridgeToJson } from '../features/bridge.js';
 import { packBridge, unpackBridge } from '../features/bridgePack.js';
+import { FEATURE_NAMES } from '../features/columns.js';
 import { CONTEXT_FEATURE_NAMES } from '../features/contextFeatures.js';
-import { FEATURE_NAMES } from '../features/lineFeatures.js';
 import type { ModelFile, ModelHeader } from './header.js';
 import { LamrModel, type ModelMode, makeLayout } from './lamr.js';
 

@@ -6,7 +6,8 @@
  *   ingestInput    PruneJob, Admitted    -> Ingested            (Document, lines seen before, keep-all triage)
  *   analyse        Document              -> SegmentAnalysis[]   (syntax per file)
  *   scoreLines     Ingested, analyses    -> ScoredLines         (keep probability per input line)
- *   planSelection  ScoredLines           -> SelectionPlan | Whole (weak files, pinned lines, read policy)
+ *   selectionScores ScoredLines          -> ScoredLines         (a copy: weak files collapsed, pinned lines pinned)
+ *   planSelection  ScoredLines           -> SelectionPlan | Whole (read policy, strategy)
  *   select...      plan, Repairer        -> Selection | Whole   (repair runs inside: a budget holds for repaired output)
  *   renderResult   Selection             -> PruneResult
  *
@@ -14,11 +15,10 @@
  * input should come back as it is returns a Whole instead of its hand-off.
  */
 import type { Diagnostic } from '../diagnostics.js';
+import type { RenderPiece } from '../layout/layout.js';
+import type { Measure } from '../layout/measure.js';
 import type { ReadDecision, ReadGate } from '../policy/readPolicy.js';
-import type { RenderPiece } from '../render/render.js';
-import type { KeepReason } from '../repair/repair.js';
-import type { Measure } from '../select/measure.js';
-import type { Document, PruneRequest, PruneResult, Scorer, SyntaxIndex } from '../types.js';
+import type { Document, PruneRequest, PruneResult, Scorer } from '../types.js';
 
 export interface PruneJob {
   req: PruneRequest;
@@ -72,14 +72,6 @@ export interface Ingested {
   keepAll: { why?: Diagnostic } | null;
 }
 
-/** One segment (file) of the document as repair and render need it. */
-export interface SegmentAnalysis {
-  syntax: SyntaxIndex;
-  /** The segment's code lines (no prefixes). */
-  texts: string[];
-  info: { lineComment: string | null; placeholder: string | null; braces: boolean };
-}
-
 /** Scores per input line (layout lines score 0). */
 export interface ScoredLines {
   /** Keep probability per input line; pinned lines get more than 1. */
@@ -106,6 +98,9 @@ export interface SelectionPlan {
   /** The read policy's judgement of this read (default threshold mode only). */
   decision: ReadDecision | null;
 }
+
+/** Why a line was kept: its score, a gap no dearer than its marker, or a repair rule. */
+export type KeepReason = 'score' | 'header' | 'decorator' | 'statement' | 'closer' | 'pair' | 'import' | 'definition' | 'gap' | 'small';
 
 /** A selection repaired and laid out: the output, before it is joined. */
 export interface Materialized {

@@ -34,9 +34,7 @@ export interface ReadFacts {
   readIndex: number;
 }
 
-/** The gate's inputs, in the order of ReadGate.weights. */
-export const GATE_FEATURES = ['logChars', 'grep', 'window', 'logPriorReads', 'logReadIndex'] as const;
-
+/** The gate's inputs, in the order of ReadGate.weights: log chars, grep, window, log prior reads, log read index. */
 export function gateFeatures(f: ReadFacts): number[] {
   return [Math.log1p(f.chars), f.kind === 'grep' ? 1 : 0, f.kind === 'window' ? 1 : 0, Math.log1p(f.priorReads), Math.log1p(f.readIndex)];
 }

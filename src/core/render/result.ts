@@ -4,14 +4,14 @@
  * threshold mode then returns the input whole.
  */
 import { diagnostic, hasCode, messagesOf } from '../diagnostics.js';
+import { fileRanges, joinPieces, maskRanges, omittedRuns } from '../layout/layout.js';
 import { round4 } from '../pipeline/round.js';
 import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
-import { wholeOf } from '../pipeline/whole.js';
 import { doubtAbout } from '../policy/confidence.js';
 import { countTokens } from '../tokens/count.js';
 import type { PruneResult } from '../types.js';
 import { explainLines } from './explain.js';
-import { fileRanges, joinPieces, maskRanges, omittedRuns } from './render.js';
+import { wholeOf } from './whole.js';
 
 export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines, plan: SelectionPlan, selection: Selection): PruneResult {
   const { req, scorer, diagnostics } = job;

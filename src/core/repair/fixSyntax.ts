@@ -7,9 +7,10 @@
  * (which always parses) and a diagnostic says so. Bounded rounds, deterministic.
  */
 import { type Diagnostic, diagnostic } from '../diagnostics.js';
+import { segmentPositions } from '../layout/layout.js';
 import { FIX_PARSE_FACTOR, FIX_PARSE_FLOOR } from '../limits.js';
-import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
-import { segmentPositions } from '../render/render.js';
+import type { Materialize, Materialized } from '../pipeline/types.js';
+import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { Document, SyntaxIndex } from '../types.js';
 import { syntaxErrorRows } from './validate.js';
 

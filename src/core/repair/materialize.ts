@@ -4,14 +4,15 @@
  * and the syntax fix (./fixSyntax.ts) calls it after each of its changes.
  */
 
-import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
-import { layout, markerText, type SegmentRenderInfo } from '../render/render.js';
-import { fillCheapGaps, type GapCosts } from '../select/gaps.js';
-import type { Measure } from '../select/measure.js';
+import { layout, markerText, type SegmentRenderInfo } from '../layout/layout.js';
+import type { Measure } from '../layout/measure.js';
+import type { KeepReason, Materialize, Materialized } from '../pipeline/types.js';
+import type { SegmentAnalysis } from '../syntax/analyse.js';
 import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
+import { fillCheapGaps, type GapCosts } from './gaps.js';
 import { computePlaceholders } from './placeholders.js';
-import { dropOrphans, type KeepReason, repairClosure } from './repair.js';
+import { dropOrphans, repairClosure } from './repair.js';
 
 export interface MaterializeOptions {
   /** Run the repair closure (false: the seeds as they are, plus gaps; an ablation, or a fallback). */

@@ -6,9 +6,8 @@
  * import or definition header of names a score-kept line uses. Works on one segment; indexes are
  * segment-local. dropOrphans is the same rule run the other way, for headers that had to go.
  */
+import type { KeepReason } from '../pipeline/types.js';
 import type { SyntaxIndex } from '../types.js';
-
-export type KeepReason = 'score' | 'header' | 'decorator' | 'statement' | 'closer' | 'pair' | 'import' | 'definition' | 'gap' | 'small';
 
 export interface RepairOptions {
   /** Pull imports/definitions of names used by score-kept lines (default true). */
@@ -202,7 +201,7 @@ export function dropOrphans(mask: Uint8Array, syntax: SyntaxIndex): number {
   return dropped;
 }
 
-let clauseCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
+const clauseCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
 
 /**
  * Scope index -> its clause lines in order (`elif`/`else`/`except`/`case`... rows that pair with
@@ -248,7 +247,7 @@ function clauseHeaders(syntax: SyntaxIndex, i: number): number[] {
   return out;
 }
 
-let openerCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
+const openerCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
 
 /** Reverse of LineSyntax.closers: line -> lines whose brackets it closes. */
 function openersOf(syntax: SyntaxIndex, line: number): number[] {
@@ -282,7 +281,7 @@ function blockCommentRun(syntax: SyntaxIndex, texts: string[], line: number): [n
   return [first, last];
 }
 
-let enclosingCache: WeakMap<SyntaxIndex, Int32Array> = new WeakMap();
+const enclosingCache: WeakMap<SyntaxIndex, Int32Array> = new WeakMap();
 
 /** line -> opener line of the innermost multi-line bracket pair strictly around it, or -1. */
 function enclosingBrackets(syntax: SyntaxIndex): Int32Array {
@@ -335,7 +334,7 @@ function nextCodeLine(syntax: SyntaxIndex, i: number): number {
 }
 
 const DIRECTIVE_RE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif|region|endregion)\b/;
-let directiveCache: WeakMap<string[], Map<number, number[]>> = new WeakMap();
+const directiveCache: WeakMap<string[], Map<number, number[]>> = new WeakMap();
 
 /** Preprocessor chains (#if/#elif/#else/#endif, #region/#endregion): each member needs the others. */
 function directivePartners(texts: string[], line: number): number[] {
@@ -373,7 +372,7 @@ function directivePartners(texts: string[], line: number): number[] {
   return m.get(line) ?? [];
 }
 
-let scopeStartCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
+const scopeStartCache: WeakMap<SyntaxIndex, Map<number, number[]>> = new WeakMap();
 
 function scopeStarts(syntax: SyntaxIndex): Map<number, number[]> {
   let m = scopeStartCache.get(syntax);
@@ -395,13 +394,4 @@ function scopesStartingAt(syntax: SyntaxIndex, line: number) {
 
 function isScopeStart(syntax: SyntaxIndex, line: number): boolean {
   return scopeStarts(syntax).has(line);
-}
-
-/** Test hook: forget cached scope tables. */
-export function resetRepairCaches(): void {
-  scopeStartCache = new WeakMap();
-  openerCache = new WeakMap();
-  enclosingCache = new WeakMap();
-  directiveCache = new WeakMap();
-  clauseCache = new WeakMap();
 }

@@ -2,8 +2,10 @@
  * What selection uses of repair, bound to one document: materialize a selection (closure, gaps,
  * layout) and fix the syntax of an output, all fixes of the call drawing on one parsing budget.
  */
-import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
-import type { Measure } from '../select/measure.js';
+
+import type { Measure } from '../layout/measure.js';
+import type { Materialize, Materialized } from '../pipeline/types.js';
+import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { Document } from '../types.js';
 import { type FixOutcome, type FixWork, fixSyntax, fixWorkFor } from './fixSyntax.js';
 import { createMaterialize } from './materialize.js';

@@ -5,7 +5,8 @@
  * heuristic, with a diagnostic.
  */
 import { type Diagnostic, diagnostic } from '../diagnostics.js';
-import type { Ingested, PruneJob, ScoredLines, SegmentAnalysis } from '../pipeline/types.js';
+import type { Ingested, PruneJob, ScoredLines } from '../pipeline/types.js';
+import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { LineScores, ScoreInput, Scorer } from '../types.js';
 import { createHeuristicScorer } from './heuristic.js';
 

@@ -5,12 +5,13 @@
  * When nothing fits, every file collapses to its marker (./collapseAll.ts).
  */
 import type { Diagnostic } from '../diagnostics.js';
-import type { Materialized, ScoredLines, SegmentAnalysis, Selection } from '../pipeline/types.js';
-import { joinPieces } from '../render/render.js';
+import { joinPieces } from '../layout/layout.js';
+import type { Measure } from '../layout/measure.js';
+import type { Materialized, ScoredLines, Selection } from '../pipeline/types.js';
 import type { Repairer } from '../repair/repairer.js';
+import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { Document } from '../types.js';
 import { collapseAll } from './collapseAll.js';
-import type { Measure } from './measure.js';
 import { openedPriorities, priorityOrder, selectByBudget } from './select.js';
 
 /**

@@ -5,9 +5,9 @@
  * lose the lines silently.
  */
 import { type Diagnostic, diagnostic } from '../diagnostics.js';
-import type { Materialized, SegmentAnalysis } from '../pipeline/types.js';
-import { joinPieces, layout, type RenderPiece, type SegmentRenderInfo } from '../render/render.js';
-import type { KeepReason } from '../repair/repair.js';
+import { joinPieces, layout, type RenderPiece, type SegmentRenderInfo } from '../layout/layout.js';
+import type { KeepReason, Materialized } from '../pipeline/types.js';
+import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { Document } from '../types.js';
 import type { Budget } from './budget.js';
 

@@ -1,7 +1,8 @@
 /**
- * Plan stage, between scoring and selection: files far below the best one collapse, pinned lines
- * go first, and the read policy (default threshold mode) says how hard to prune this read, or not
- * at all. Decides the selection strategy; may decide the input comes back whole.
+ * Plan stage, between scoring and selection: the read policy (default threshold mode) says how
+ * hard to prune this read, or not at all; files far below the best one collapse and pinned lines
+ * go first in the scores selection ranks by. Decides the selection strategy; may decide the input
+ * comes back whole.
  */
 
 import { round4 } from '../pipeline/round.js';
@@ -20,8 +21,6 @@ export function planSelection(job: PruneJob, input: Ingested, scored: ScoredLine
   // Scores that are not finite decide nothing (the diagnostic says so): back whole. A budget,
   // which must hold, ranks by the heuristic's scores instead.
   if (scored.nonFinite && mode.kind === 'threshold') return { kind: 'whole', score: 1 };
-  collapseWeakFiles(doc, scored.probs);
-  pinLines(doc, scored.probs, req.pinLines ?? []);
   if (keepAll) return { kind: 'plan', strategy: 'keep-all', why: keepAll.why, decision: null };
   if (mode.kind === 'budget') return { kind: 'plan', strategy: 'budget', decision: null };
   // The read policy (default threshold mode only): how hard to prune this read, or not at all.
@@ -34,6 +33,17 @@ export function planSelection(job: PruneJob, input: Ingested, scored: ScoredLine
     return { kind: 'plan', strategy: 'keep-all', decision };
   }
   return { kind: 'plan', strategy: 'threshold', decision };
+}
+
+/**
+ * The scores selection ranks by: the scorer's, with weak files collapsed and pinned lines pinned.
+ * A copy: the scorer's scores stay as they were.
+ */
+export function selectionScores(doc: Document, scored: ScoredLines, pins: readonly number[]): ScoredLines {
+  const probs = scored.probs.slice();
+  collapseWeakFiles(doc, probs);
+  pinLines(doc, probs, pins);
+  return { ...scored, probs };
 }
 
 /**

@@ -4,7 +4,7 @@
  * clients cut long results). Session memory records only the lines the agent can have seen, so no
  * later "unchanged since an earlier read" marker stands for a line that was cut away.
  */
-import { omittedRuns } from '../render/render.js';
+import { omittedRuns } from '../layout/layout.js';
 import type { Document } from '../types.js';
 
 /** The harness shows the first `chars` characters (`head`), or an output under `chars` whole and else its first and last chars/2 (`head+tail`). */

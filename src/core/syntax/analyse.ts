@@ -4,12 +4,19 @@
  * and a diagnostic.
  */
 import { addOnce, type Diagnostic, diagnostic } from '../diagnostics.js';
-import type { SegmentAnalysis } from '../pipeline/types.js';
 import type { Document, SyntaxIndex } from '../types.js';
 import { analysisKey, cachedAnalysis, rememberAnalysis } from './analysisCache.js';
 import { ensureGrammar, loadedParser } from './grammars.js';
 import { languageInfo } from './languages.js';
 import { buildSyntaxIndex, parseSkipped, TOO_LARGE_TO_PARSE, tooLargeToParse } from './syntaxIndex.js';
+
+/** One segment (file) of the document as repair and render need it. */
+export interface SegmentAnalysis {
+  syntax: SyntaxIndex;
+  /** The segment's code lines (no prefixes). */
+  texts: string[];
+  info: { lineComment: string | null; placeholder: string | null; braces: boolean };
+}
 
 export async function analyse(doc: Document, code: string, diagnostics: Diagnostic[]): Promise<SegmentAnalysis[]> {
   // Too large as a whole: no segment is parsed (each alone might be small enough).

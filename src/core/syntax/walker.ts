@@ -3,7 +3,7 @@
  * a per-language GrammarSpec, filling every field of SyntaxIndex. Work per node is a few cursor
  * reads; the Node API is only used on the few nodes that need it (scopes, imports, definitions).
  */
-import type { Language, Node, Tree } from 'web-tree-sitter';
+import type { Language, Node, Tree, TreeCursor } from 'web-tree-sitter';
 import { MAX_SCOPE_DEPTH } from '../limits.js';
 import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../types.js';
 import { linkAttachments } from './attachments.js';
@@ -86,35 +86,6 @@ interface Frame {
 
 const DEEP = 1 << 20;
 
-/** Contextual keywords that are also common identifiers: kept as uses. */
-const SOFT = (s: string) => new Set(s.split(' '));
-const JS_SOFT = SOFT('get set of type target meta module namespace require constructor global');
-const SOFT_KEYWORDS: Record<string, ReadonlySet<string>> = {
-  python: SOFT('match case type print exec _'),
-  javascript: JS_SOFT,
-  typescript: JS_SOFT,
-  tsx: JS_SOFT,
-  c_sharp: SOFT('value var nameof global record file args select from where group into let on by with get set add remove partial init when dynamic'),
-  rust: SOFT('union default macro_rules raw'),
-  go: SOFT('len cap make new append'),
-};
-/** Literal-like identifiers some grammars model as named nodes. */
-const C_WORDS = 'include define undef ifdef ifndef endif elif pragma void int char long short unsigned signed float double bool this nullptr';
-const EXTRA_KEYWORDS: Record<string, readonly string[]> = {
-  python: ['True', 'False', 'None', 'self', 'cls'],
-  javascript: ['this', 'undefined'],
-  typescript: ['this', 'undefined'],
-  tsx: ['this', 'undefined'],
-  java: ['this'],
-  c_sharp: 'this bool byte char decimal double float int long object sbyte short string uint ulong ushort void'.split(' '),
-  c: C_WORDS.split(' '),
-  cpp: C_WORDS.split(' '),
-  php: ['this', 'php'],
-  ruby: ['self', 'nil'],
-  rust: 'self Self bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64'.split(' '),
-  go: 'nil iota string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr byte rune bool error float32 float64 any'.split(' '),
-};
-
 function frame(type: string, flags: number, sr: number, block: boolean, budget: number, parent: Frame | null): Frame {
   const f: Frame = { type, flags, budget, sr, block, scope: -1, group: null, open: null, pending: null, stmts: 0, scopeDepth: 0, owner: null, definition: -1 };
   f.scopeDepth = parent?.scopeDepth ?? 0;
@@ -166,7 +137,7 @@ function typeTable(language: Language, spec: GrammarSpec): TypeTable {
   const names: string[] = new Array(count);
   const bracket = new Int8Array(count);
   const keywords = new Set<string>();
-  const soft = SOFT_KEYWORDS[spec.grammar];
+  const soft = spec.softKeywords;
   for (let id = 0; id < count; id++) {
     const t = language.nodeTypeForId(id) ?? '';
     names[id] = t;
@@ -195,7 +166,7 @@ function typeTable(language: Language, spec: GrammarSpec): TypeTable {
     if (t === 'expression_statement') f |= F_DOCSTMT;
     flags[id] = f;
   }
-  for (const k of EXTRA_KEYWORDS[spec.grammar] ?? []) keywords.add(k);
+  for (const k of spec.extraKeywords ?? []) keywords.add(k);
   for (const k of ['true', 'false', 'null']) keywords.add(k);
   const table = { flags, names, bracket, keywords };
   bySpec.set(spec, table);
@@ -226,183 +197,122 @@ function push<T>(arr: (T[] | null)[], i: number, v: T): void {
   else arr[i] = [v];
 }
 
-export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, language: string): SyntaxIndex {
-  const n = lines.length;
-  const last = Math.max(0, n - 1);
-  const clamp = (r: number) => (r < 0 ? 0 : r > last ? last : r);
+/** The index under construction: what the walk has collected so far, and how it records a fact. */
+class WalkState implements Walked {
+  readonly n: number;
+  readonly last: number;
+  readonly hasCode: Uint8Array;
+  readonly commentRow: Uint8Array;
+  readonly docRow: Uint8Array;
+  readonly importRow: Uint8Array;
+  readonly decoRow: Uint8Array;
+  readonly clauseRow: Uint8Array;
+  readonly stringRow: Uint8Array;
+  readonly stringEndCol: Int32Array;
+  /** Rows that hold nothing but (part of) an attribute/decorator/annotation (a C++ `template <...>` line too). */
+  readonly attachRow: Uint8Array;
+  readonly defines: (string[] | null)[];
+  readonly bound: (string[] | null)[];
+  readonly closers: (number[] | null)[];
+  readonly stmts: number[] = []; // flat [start, end, ...] in pre-order
+  readonly scopes: Scope[] = [];
+  readonly groups: number[][] = [];
+  readonly definitions = new Map<string, number[]>();
+  readonly imports = new Map<string, number>();
+  parseOk = true;
+  private readonly commentPrefixes: readonly string[];
 
-  const hasCode = new Uint8Array(n);
-  const commentRow = new Uint8Array(n);
-  const docRow = new Uint8Array(n);
-  const importRow = new Uint8Array(n);
-  const decoRow = new Uint8Array(n);
-  const clauseRow = new Uint8Array(n);
-  const stringRow = new Uint8Array(n);
-  const stringEndCol = new Int32Array(n).fill(-1);
-  const defines: (string[] | null)[] = new Array(n).fill(null);
-  const bound: (string[] | null)[] = new Array(n).fill(null);
-  const closers: (number[] | null)[] = new Array(n).fill(null);
-  const stmts: number[] = []; // flat [start, end, ...] in pre-order
-  const scopes: Scope[] = [];
-  const groups: number[][] = [];
-  const definitions = new Map<string, number[]>();
-  const imports = new Map<string, number>();
+  constructor(
+    readonly lines: string[],
+    language: string,
+    readonly keywords: ReadonlySet<string>,
+  ) {
+    const n = lines.length;
+    this.n = n;
+    this.last = Math.max(0, n - 1);
+    this.hasCode = new Uint8Array(n);
+    this.commentRow = new Uint8Array(n);
+    this.docRow = new Uint8Array(n);
+    this.importRow = new Uint8Array(n);
+    this.decoRow = new Uint8Array(n);
+    this.clauseRow = new Uint8Array(n);
+    this.stringRow = new Uint8Array(n);
+    this.stringEndCol = new Int32Array(n).fill(-1);
+    this.attachRow = new Uint8Array(n);
+    this.defines = new Array(n).fill(null);
+    this.bound = new Array(n).fill(null);
+    this.closers = new Array(n).fill(null);
+    this.commentPrefixes = scanOptions(language, new Set()).lineComments;
+  }
 
-  const addCloser = (open: number, close: number) => {
-    if (close > open && open < n) push(closers, open, clamp(close));
-  };
-  const addDefine = (d: NameAt) => {
-    if (!d.name || d.name === '_' || d.row >= n) return;
-    push(defines, d.row, d.name);
-    const rows = definitions.get(d.name);
-    if (!rows) definitions.set(d.name, [d.row]);
+  clamp(r: number): number {
+    return r < 0 ? 0 : r > this.last ? this.last : r;
+  }
+
+  addCloser(open: number, close: number): void {
+    if (close > open && open < this.n) push(this.closers, open, this.clamp(close));
+  }
+
+  addDefine(d: NameAt): void {
+    if (!d.name || d.name === '_' || d.row >= this.n) return;
+    push(this.defines, d.row, d.name);
+    const rows = this.definitions.get(d.name);
+    if (!rows) this.definitions.set(d.name, [d.row]);
     else if (rows[rows.length - 1] !== d.row) rows.push(d.row);
-  };
-  const addImport = (sr: number, er: number, names: NameAt[]) => {
-    for (let r = sr; r <= er && r < n; r++) importRow[r] = 1;
+  }
+
+  addImport(sr: number, er: number, names: NameAt[]): void {
+    for (let r = sr; r <= er && r < this.n; r++) this.importRow[r] = 1;
     for (const b of names) {
-      if (!b.name || b.row >= n) continue;
-      if (!imports.has(b.name)) imports.set(b.name, b.row);
-      push(bound, b.row, b.name);
+      if (!b.name || b.row >= this.n) continue;
+      if (!this.imports.has(b.name)) this.imports.set(b.name, b.row);
+      push(this.bound, b.row, b.name);
     }
-  };
+  }
 
-  const stack: Frame[] = [];
-  const root = tree.rootNode;
-  stack.push(frame(root.type, 0, 0, true, DEEP, null));
-  const cursor = tree.walk();
-
-  // (each frame knows its nearest owner: a scan of the stack would cost O(depth) per clause)
-  const nearestOwner = (): Frame | null => stack[stack.length - 1]!.owner;
-  const closeBracket = (parent: Frame, kind: number, row: number) => {
+  closeBracket(parent: Frame, kind: number, row: number): void {
     const open = parent.open;
     if (!open) return;
     for (let i = open.length - 2; i >= 0; i -= 2) {
       if (open[i] === kind) {
-        addCloser(open[i + 1]!, row);
+        this.addCloser(open[i + 1]!, row);
         open.splice(i, 2);
         return;
       }
     }
-  };
-  const addClause = (owner: Frame | null, row: number) => {
+  }
+
+  addClause(owner: Frame | null, row: number): void {
     if (!owner || owner.sr === row) return;
     if (!owner.group) {
       owner.group = [owner.sr];
-      groups.push(owner.group);
+      this.groups.push(owner.group);
     }
     if (owner.group[owner.group.length - 1] !== row) owner.group.push(row);
-    clauseRow[row] = 1;
-  };
+    this.clauseRow[row] = 1;
+  }
 
-  const analyzeScope = (node: Node, kind: string, parent: Frame, sr: number, er: number): Scope => {
-    const decorators: number[] = [];
-    // Sibling decorators (python decorated_definition, rust #[attr], TS member decorators).
-    if (parent.pending) decorators.push(...parent.pending);
-    parent.pending = null;
-    let start = sr;
-    let found = false;
-    for (const ch of node.children) {
-      if (!ch) continue;
-      if (spec.decorators.has(ch.type)) {
-        for (let r = ch.startPosition.row; r <= ch.endPosition.row; r++) decorators.push(r);
-        continue;
-      }
-      if (spec.comments.has(ch.type)) continue;
-      if (spec.modifierWrappers?.has(ch.type)) {
-        for (const g of ch.children) {
-          if (!g) continue;
-          if (spec.decorators.has(g.type)) {
-            for (let r = g.startPosition.row; r <= g.endPosition.row; r++) decorators.push(r);
-          } else if (!spec.comments.has(g.type)) {
-            start = g.startPosition.row;
-            found = true;
-            break;
-          }
-        }
-        if (found) break;
-        continue;
-      }
-      start = ch.startPosition.row;
-      break;
-    }
-    let body: Node | null = null;
-    for (const f of spec.bodyFields) {
-      body = node.childForFieldName(f);
-      if (body) break;
-    }
-    if (!body && spec.bodyTypes) body = node.children.find((c) => !!c && spec.bodyTypes!.has(c.type)) ?? null;
-    let headerEnd = start;
-    let bodyStart = Math.min(start + 1, er);
-    if (body) {
-      const bsr = body.startPosition.row;
-      const first = body.firstChild;
-      const opensWithToken = !!first && !first.isNamed && bsr === first.startPosition.row;
-      if (opensWithToken) headerEnd = bsr;
-      else {
-        let prev = body.previousSibling;
-        while (prev && spec.comments.has(prev.type)) prev = prev.previousSibling;
-        headerEnd = prev ? prev.endPosition.row : start;
-      }
-      let firstStmt: Node | null = null;
-      for (const c of body.namedChildren) {
-        if (c && !spec.comments.has(c.type)) {
-          firstStmt = c;
-          break;
-        }
-      }
-      // go wraps statements in statement_list
-      if (firstStmt && firstStmt.type === 'statement_list') firstStmt = firstStmt.namedChild(0) ?? firstStmt;
-      bodyStart = firstStmt ? firstStmt.startPosition.row : Math.min(headerEnd + 1, er);
-    }
-    headerEnd = Math.max(start, Math.min(headerEnd, er));
-    bodyStart = Math.max(headerEnd, Math.min(bodyStart, er));
-
-    let name = spec.nameOf?.(node) ?? node.childForFieldName('name')?.text;
-    if (!name) {
-      const p = node.parent;
-      const field = p ? NAME_FROM_PARENT[p.type] : undefined;
-      if (p && field) name = namesIn(p.childForFieldName(field))[0]?.name ?? p.childForFieldName(field)?.text;
-    }
-    if (name && name.length > 200) name = name.slice(0, 200);
-    kind = spec.kindOf ? spec.kindOf(node, kind) : kind;
-    if (kind === 'function' && parent.definition >= 0 && CLASS_KINDS.has(scopes[parent.definition]!.kind)) kind = 'method';
-    const isDefinition = DEFINITION_KINDS.has(kind) && !!name;
-    const decos = [...new Set(decorators)].filter((r) => r < start && r >= 0).sort((a, b) => a - b);
-    return {
-      kind,
-      ...(name ? { name } : {}),
-      start: clamp(start),
-      headerEnd: clamp(headerEnd),
-      bodyStart: clamp(bodyStart),
-      end: clamp(er),
-      decorators: decos,
-      bodyIndent: '',
-      isDefinition,
-    };
-  };
-
-  /** Rows that hold nothing but (part of) an attribute/decorator/annotation (a C++ `template <...>` line too). */
-  const attachRow = new Uint8Array(n);
-  const commentPrefixes = scanOptions(language, new Set()).lineComments;
-  const onlyComment = (s: string) => s.trim() === '' || commentPrefixes.some((p) => s.trimStart().startsWith(p));
-  const markAttachment = (sr: number, startCol: number, er: number, end: { row: number; column: number }) => {
+  markAttachment(sr: number, startCol: number, er: number, end: { row: number; column: number }): void {
+    const { lines, n } = this;
     if (sr >= n || !/^\s*(template\s*)?$/.test(lines[sr]!.slice(0, startCol))) return;
     const endCol = end.row > er ? Infinity : end.column;
-    if (er < n && !onlyComment(lines[er]!.slice(endCol))) return;
-    for (let r = sr; r <= er && r < n; r++) attachRow[r] = 1;
-  };
+    if (er < n && !this.onlyComment(lines[er]!.slice(endCol))) return;
+    for (let r = sr; r <= er && r < n; r++) this.attachRow[r] = 1;
+  }
 
+  private onlyComment(s: string): boolean {
+    return s.trim() === '' || this.commentPrefixes.some((p) => s.trimStart().startsWith(p));
+  }
+}
+
+export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, language: string): SyntaxIndex {
   const table = typeTable(tree.language, spec);
-  const { flags, names, bracket, keywords } = table;
-  /** Last row of the cursor's node (trailing newline and blank lines excluded). */
-  const endRow = (sr: number): number => {
-    const ep = cursor.endPosition;
-    let er = ep.column === 0 && ep.row > sr ? ep.row - 1 : ep.row;
-    // some nodes (preprocessor lines) swallow trailing blank lines
-    while (er > sr && er < n && isBlank(lines[er]!)) er--;
-    return er;
-  };
+  const w = new WalkState(lines, language, table.keywords);
+  const stack: Frame[] = [];
+  const root = tree.rootNode;
+  stack.push(frame(root.type, 0, 0, true, DEEP, null));
+  const cursor = tree.walk();
+  const { flags } = table;
 
   let more = cursor.gotoFirstChild();
   while (more) {
@@ -410,125 +320,8 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     const id = cursor.nodeTypeId;
     const f = id < flags.length ? flags[id]! : F_NAMED;
     let child: Frame | null = null;
-
-    if (!(f & F_NAMED)) {
-      // anonymous tokens: only brackets, `end`-like and clause keywords matter (position reads cost)
-      const b = bracket[id]!;
-      if (b !== 0 || f & (F_END | F_CLAUSE_KW)) {
-        const sr = cursor.startPosition.row;
-        if (sr < n) {
-          hasCode[sr] = 1;
-          if (b > 0) (parent.open ??= []).push(b, sr);
-          else if (b < 0) closeBracket(parent, -b, sr);
-          else if (f & F_END) addCloser(parent.sr, sr);
-          else if (parent.flags & F_OWNER) addClause(parent, sr);
-        }
-      }
-    } else {
-      const sr = cursor.startPosition.row;
-      if (sr >= n) {
-        // beyond the input (cannot happen for text we joined ourselves): ignore
-      } else if (f & F_COMMENT) {
-        const er = endRow(sr);
-        for (let r = sr; r <= er && r < n; r++) commentRow[r] = 1;
-        // a block comment (`/* ... */`, `=begin ... =end`) opens and closes like a bracket: a kept
-        // line inside it needs both ends (blank lines inside it are not "comment" lines, so the
-        // text-based run in repair.ts cannot find the ends across them)
-        if (er > sr) addCloser(sr, er);
-      } else if (f & F_IDENT) {
-        hasCode[sr] = 1;
-        if (parent.block) stmts.push(sr, sr);
-      } else {
-        hasCode[sr] = 1;
-        const er = endRow(sr);
-        const statement = parent.block && !(f & F_BLOCK);
-        if (statement) {
-          stmts.push(sr, er);
-          parent.stmts++;
-          if (f & F_DOCSTMT && spec.docstrings && parent.stmts === 1 && (stack.length === 1 || spec.docstringOwners?.has(stack[stack.length - 2]!.type))) {
-            const node = cursor.currentNode;
-            if (node.namedChildCount === 1 && node.namedChild(0)?.type === 'string') {
-              for (let r = sr; r <= er && r < n; r++) docRow[r] = 1;
-            }
-          }
-          if (f & F_REQUIRE && spec.requireImport) {
-            const names = spec.requireImport(cursor.currentNode);
-            if (names) addImport(sr, er, names);
-          }
-        }
-        if (f & F_OPAQUE) {
-          // strings are not descended into; remember the rows they cover for the identifier scan
-          if (er > sr) {
-            for (let r = sr + 1; r < er; r++) stringRow[r] = 1;
-            stringEndCol[er] = cursor.endPosition.column;
-            // a multi-line string opens on its first row and closes on its last, like a bracket:
-            // a kept line inside it needs both, or the pruned output leaves the string unterminated.
-            // An implicit concatenation ("a"\n"b") is several strings: only its multi-line parts pair.
-            let parts = 0;
-            for (const part of cursor.currentNode.namedChildren) {
-              if (!part || !(flags[part.typeId]! & F_OPAQUE)) continue;
-              parts++;
-              addCloser(part.startPosition.row, part.endPosition.row);
-            }
-            if (parts === 0) addCloser(sr, er);
-          }
-        } else {
-          const type = names[id] ?? 'ERROR';
-          if (er > sr && TYPE_LISTS.has(type)) {
-            // A multi-line type argument/parameter list must not come out empty (`Promise<>` does
-            // not parse): its closing row needs the row its last entry starts on.
-            const entries = cursor.currentNode.namedChildren;
-            const last = entries[entries.length - 1]?.startPosition.row;
-            if (last !== undefined && last > sr && last < er) addCloser(last, er);
-          }
-          const isDecorator = (f & F_DECORATOR) !== 0;
-          if (isDecorator) {
-            for (let r = sr; r <= er && r < n; r++) {
-              decoRow[r] = 1;
-              (parent.pending ??= []).push(r);
-            }
-            markAttachment(sr, cursor.startPosition.column, er, cursor.endPosition);
-          }
-          // Multi-line nodes are walked whole. Inside one line only a statement's top levels are visited
-          // (down to where definitions live, spec.defDepth): nothing else there is structural.
-          const budget = er > sr ? DEEP : f & F_BLOCK ? 1 : statement ? spec.defDepth : parent.budget >= DEEP ? 0 : parent.budget - 1;
-          if (budget > 0) child = frame(type, f, sr, (f & F_BLOCK) !== 0, budget, parent);
-          if (f & F_SCOPE && er > sr && parent.scopeDepth < MAX_SCOPE_DEPTH) {
-            // (deeper scopes are not tracked: every line lists its enclosing scopes)
-            const scope = analyzeScope(cursor.currentNode, spec.scopes[type]!, parent, sr, er);
-            if (child) {
-              child.scope = scopes.length;
-              child.scopeDepth++;
-              if (scope.isDefinition) child.definition = scopes.length;
-            }
-            scopes.push(scope);
-          } else if (f & F_WRAPPER) {
-            // the definition inside a wrapper takes the decorators seen before the wrapper
-            if (child) child.pending = parent.pending;
-            parent.pending = null;
-          } else if (!isDecorator) {
-            // a decorator applies to the next sibling only
-            parent.pending = null;
-          }
-          if (f & F_CLAUSE) addClause(nearestOwner(), sr);
-          if (f & F_JSX_OPEN) (parent.open ??= []).push(JSX_OPEN, sr);
-          else if (f & F_JSX_CLOSE) closeBracket(parent, JSX_OPEN, sr);
-          if (f & F_IMPORT) addImport(sr, er, spec.importNames(cursor.currentNode));
-          if (f & F_DEFINER) {
-            const defField = spec.definers[type]!;
-            const node = cursor.currentNode;
-            const need = spec.definerNeeds?.[type];
-            if (!need || node.childForFieldName(need)) {
-              for (const fld of typeof defField === 'string' ? [defField] : defField) {
-                for (const target of node.childrenForFieldName(fld)) {
-                  for (const d of namesIn(target)) addDefine(d);
-                }
-              }
-            }
-          }
-        }
-      }
-    }
+    if (!(f & F_NAMED)) visitToken(w, cursor, parent, f, table.bracket[id]!);
+    else child = visitNode(w, cursor, spec, table, stack, f, id);
 
     if (child && cursor.gotoFirstChild()) {
       stack.push(child);
@@ -542,28 +335,250 @@ export function indexTree(tree: Tree, lines: string[], spec: GrammarSpec, langua
     if (stack.length === 0) break;
   }
   cursor.delete();
+  w.parseOk = !root.hasError;
+  return assemble(lines, language, w);
+}
 
-  return assemble(lines, language, {
-    hasCode,
-    commentRow,
-    docRow,
-    importRow,
-    decoRow,
-    clauseRow,
-    stringRow,
-    stringEndCol,
-    attachRow,
-    defines,
-    bound,
-    closers,
-    stmts,
-    scopes,
-    groups,
-    definitions,
-    imports,
-    keywords,
-    parseOk: !root.hasError,
-  });
+/** Anonymous tokens: only brackets, `end`-like and clause keywords matter (position reads cost). */
+function visitToken(w: WalkState, cursor: TreeCursor, parent: Frame, f: number, b: number): void {
+  if (b !== 0 || f & (F_END | F_CLAUSE_KW)) {
+    const sr = cursor.startPosition.row;
+    if (sr < w.n) {
+      w.hasCode[sr] = 1;
+      if (b > 0) (parent.open ??= []).push(b, sr);
+      else if (b < 0) w.closeBracket(parent, -b, sr);
+      else if (f & F_END) w.addCloser(parent.sr, sr);
+      else if (parent.flags & F_OWNER) w.addClause(parent, sr);
+    }
+  }
+}
+
+/** Last row of the cursor's node (trailing newline and blank lines excluded). */
+function endRow(w: WalkState, cursor: TreeCursor, sr: number): number {
+  const ep = cursor.endPosition;
+  let er = ep.column === 0 && ep.row > sr ? ep.row - 1 : ep.row;
+  // some nodes (preprocessor lines) swallow trailing blank lines
+  while (er > sr && er < w.n && isBlank(w.lines[er]!)) er--;
+  return er;
+}
+
+/** A named node: records what it is; returns the frame to descend into, or null. */
+function visitNode(w: WalkState, cursor: TreeCursor, spec: GrammarSpec, table: TypeTable, stack: Frame[], f: number, id: number): Frame | null {
+  const parent = stack[stack.length - 1]!;
+  const { n } = w;
+  const sr = cursor.startPosition.row;
+  if (sr >= n) {
+    // beyond the input (cannot happen for text we joined ourselves): ignore
+  } else if (f & F_COMMENT) {
+    const er = endRow(w, cursor, sr);
+    for (let r = sr; r <= er && r < n; r++) w.commentRow[r] = 1;
+    // a block comment (`/* ... */`, `=begin ... =end`) opens and closes like a bracket: a kept
+    // line inside it needs both ends (blank lines inside it are not "comment" lines, so the
+    // text-based run in repair.ts cannot find the ends across them)
+    if (er > sr) w.addCloser(sr, er);
+  } else if (f & F_IDENT) {
+    w.hasCode[sr] = 1;
+    if (parent.block) w.stmts.push(sr, sr);
+  } else {
+    w.hasCode[sr] = 1;
+    const er = endRow(w, cursor, sr);
+    const statement = parent.block && !(f & F_BLOCK);
+    if (statement) {
+      w.stmts.push(sr, er);
+      parent.stmts++;
+      if (f & F_DOCSTMT && spec.docstrings && parent.stmts === 1 && (stack.length === 1 || spec.docstringOwners?.has(stack[stack.length - 2]!.type))) {
+        const node = cursor.currentNode;
+        if (node.namedChildCount === 1 && node.namedChild(0)?.type === 'string') {
+          for (let r = sr; r <= er && r < n; r++) w.docRow[r] = 1;
+        }
+      }
+      if (f & F_REQUIRE && spec.requireImport) {
+        const names = spec.requireImport(cursor.currentNode);
+        if (names) w.addImport(sr, er, names);
+      }
+    }
+    if (f & F_OPAQUE) visitString(w, cursor, table, sr, er);
+    else return visitStructural(w, cursor, spec, table, parent, f, id, sr, er, statement);
+  }
+  return null;
+}
+
+/** Strings are not descended into; the rows they cover are remembered for the identifier scan. */
+function visitString(w: WalkState, cursor: TreeCursor, table: TypeTable, sr: number, er: number): void {
+  if (er > sr) {
+    for (let r = sr + 1; r < er; r++) w.stringRow[r] = 1;
+    w.stringEndCol[er] = cursor.endPosition.column;
+    // a multi-line string opens on its first row and closes on its last, like a bracket:
+    // a kept line inside it needs both, or the pruned output leaves the string unterminated.
+    // An implicit concatenation ("a"\n"b") is several strings: only its multi-line parts pair.
+    let parts = 0;
+    for (const part of cursor.currentNode.namedChildren) {
+      if (!part || !(table.flags[part.typeId]! & F_OPAQUE)) continue;
+      parts++;
+      w.addCloser(part.startPosition.row, part.endPosition.row);
+    }
+    if (parts === 0) w.addCloser(sr, er);
+  }
+}
+
+/** Any other named node: decorators, scopes, clauses, imports, definitions; returns its frame. */
+function visitStructural(
+  w: WalkState,
+  cursor: TreeCursor,
+  spec: GrammarSpec,
+  table: TypeTable,
+  parent: Frame,
+  f: number,
+  id: number,
+  sr: number,
+  er: number,
+  statement: boolean,
+): Frame | null {
+  const { n, scopes } = w;
+  let child: Frame | null = null;
+  const type = table.names[id] ?? 'ERROR';
+  if (er > sr && TYPE_LISTS.has(type)) {
+    // A multi-line type argument/parameter list must not come out empty (`Promise<>` does
+    // not parse): its closing row needs the row its last entry starts on.
+    const entries = cursor.currentNode.namedChildren;
+    const last = entries[entries.length - 1]?.startPosition.row;
+    if (last !== undefined && last > sr && last < er) w.addCloser(last, er);
+  }
+  const isDecorator = (f & F_DECORATOR) !== 0;
+  if (isDecorator) {
+    for (let r = sr; r <= er && r < n; r++) {
+      w.decoRow[r] = 1;
+      (parent.pending ??= []).push(r);
+    }
+    w.markAttachment(sr, cursor.startPosition.column, er, cursor.endPosition);
+  }
+  // Multi-line nodes are walked whole. Inside one line only a statement's top levels are visited
+  // (down to where definitions live, spec.defDepth): nothing else there is structural.
+  const budget = er > sr ? DEEP : f & F_BLOCK ? 1 : statement ? spec.defDepth : parent.budget >= DEEP ? 0 : parent.budget - 1;
+  if (budget > 0) child = frame(type, f, sr, (f & F_BLOCK) !== 0, budget, parent);
+  if (f & F_SCOPE && er > sr && parent.scopeDepth < MAX_SCOPE_DEPTH) {
+    // (deeper scopes are not tracked: every line lists its enclosing scopes)
+    const scope = analyzeScope(w, spec, cursor.currentNode, spec.scopes[type]!, parent, sr, er);
+    if (child) {
+      child.scope = scopes.length;
+      child.scopeDepth++;
+      if (scope.isDefinition) child.definition = scopes.length;
+    }
+    scopes.push(scope);
+  } else if (f & F_WRAPPER) {
+    // the definition inside a wrapper takes the decorators seen before the wrapper
+    if (child) child.pending = parent.pending;
+    parent.pending = null;
+  } else if (!isDecorator) {
+    // a decorator applies to the next sibling only
+    parent.pending = null;
+  }
+  // (each frame knows its nearest owner: a scan of the stack would cost O(depth) per clause)
+  if (f & F_CLAUSE) w.addClause(parent.owner, sr);
+  if (f & F_JSX_OPEN) (parent.open ??= []).push(JSX_OPEN, sr);
+  else if (f & F_JSX_CLOSE) w.closeBracket(parent, JSX_OPEN, sr);
+  if (f & F_IMPORT) w.addImport(sr, er, spec.importNames(cursor.currentNode));
+  if (f & F_DEFINER) {
+    const defField = spec.definers[type]!;
+    const node = cursor.currentNode;
+    const need = spec.definerNeeds?.[type];
+    if (!need || node.childForFieldName(need)) {
+      for (const fld of typeof defField === 'string' ? [defField] : defField) {
+        for (const target of node.childrenForFieldName(fld)) {
+          for (const d of namesIn(target)) w.addDefine(d);
+        }
+      }
+    }
+  }
+  return child;
+}
+
+/** A scope from its node: where its header ends and its body starts, its name, kind and decorators. */
+function analyzeScope(w: WalkState, spec: GrammarSpec, node: Node, kind: string, parent: Frame, sr: number, er: number): Scope {
+  const decorators: number[] = [];
+  // Sibling decorators (python decorated_definition, rust #[attr], TS member decorators).
+  if (parent.pending) decorators.push(...parent.pending);
+  parent.pending = null;
+  let start = sr;
+  let found = false;
+  for (const ch of node.children) {
+    if (!ch) continue;
+    if (spec.decorators.has(ch.type)) {
+      for (let r = ch.startPosition.row; r <= ch.endPosition.row; r++) decorators.push(r);
+      continue;
+    }
+    if (spec.comments.has(ch.type)) continue;
+    if (spec.modifierWrappers?.has(ch.type)) {
+      for (const g of ch.children) {
+        if (!g) continue;
+        if (spec.decorators.has(g.type)) {
+          for (let r = g.startPosition.row; r <= g.endPosition.row; r++) decorators.push(r);
+        } else if (!spec.comments.has(g.type)) {
+          start = g.startPosition.row;
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+      continue;
+    }
+    start = ch.startPosition.row;
+    break;
+  }
+  let body: Node | null = null;
+  for (const f of spec.bodyFields) {
+    body = node.childForFieldName(f);
+    if (body) break;
+  }
+  if (!body && spec.bodyTypes) body = node.children.find((c) => !!c && spec.bodyTypes!.has(c.type)) ?? null;
+  let headerEnd = start;
+  let bodyStart = Math.min(start + 1, er);
+  if (body) {
+    const bsr = body.startPosition.row;
+    const first = body.firstChild;
+    const opensWithToken = !!first && !first.isNamed && bsr === first.startPosition.row;
+    if (opensWithToken) headerEnd = bsr;
+    else {
+      let prev = body.previousSibling;
+      while (prev && spec.comments.has(prev.type)) prev = prev.previousSibling;
+      headerEnd = prev ? prev.endPosition.row : start;
+    }
+    let firstStmt: Node | null = null;
+    for (const c of body.namedChildren) {
+      if (c && !spec.comments.has(c.type)) {
+        firstStmt = c;
+        break;
+      }
+    }
+    // go wraps statements in statement_list
+    if (firstStmt && firstStmt.type === 'statement_list') firstStmt = firstStmt.namedChild(0) ?? firstStmt;
+    bodyStart = firstStmt ? firstStmt.startPosition.row : Math.min(headerEnd + 1, er);
+  }
+  headerEnd = Math.max(start, Math.min(headerEnd, er));
+  bodyStart = Math.max(headerEnd, Math.min(bodyStart, er));
+
+  let name = spec.nameOf?.(node) ?? node.childForFieldName('name')?.text;
+  if (!name) {
+    const p = node.parent;
+    const field = p ? NAME_FROM_PARENT[p.type] : undefined;
+    if (p && field) name = namesIn(p.childForFieldName(field))[0]?.name ?? p.childForFieldName(field)?.text;
+  }
+  if (name && name.length > 200) name = name.slice(0, 200);
+  kind = spec.kindOf ? spec.kindOf(node, kind) : kind;
+  if (kind === 'function' && parent.definition >= 0 && CLASS_KINDS.has(w.scopes[parent.definition]!.kind)) kind = 'method';
+  const isDefinition = DEFINITION_KINDS.has(kind) && !!name;
+  const decos = [...new Set(decorators)].filter((r) => r < start && r >= 0).sort((a, b) => a - b);
+  return {
+    kind,
+    ...(name ? { name } : {}),
+    start: w.clamp(start),
+    headerEnd: w.clamp(headerEnd),
+    bodyStart: w.clamp(bodyStart),
+    end: w.clamp(er),
+    decorators: decos,
+    bodyIndent: '',
+    isDefinition,
+  };
 }
 
 /** What the tree walk collects; `assemble` derives the per-line facts from it. */

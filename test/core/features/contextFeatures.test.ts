@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_FEATURE_NAMES, contextFeatures, NUM_CONTEXT_FEATURES, withContext } from '../../../src/core/features/contextFeatures.js';
-import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
+import { buildSimpleSyntaxIndex } from '../../helpers/simpleSyntax.js';
 
 const col = (X: Float64Array, name: string, n: number): number[] => {
   const j = CONTEXT_FEATURE_NAMES.indexOf(name);

@@ -3,18 +3,11 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
-import {
-  analyzeQuery,
-  COL,
-  callEndsLine,
-  FEATURE_NAMES,
-  indentedLine,
-  lineFeatures,
-  NUM_FEATURES,
-  writeLineFeatures,
-} from '../../../src/core/features/lineFeatures.js';
+import { COL, FEATURE_NAMES, NUM_FEATURES } from '../../../src/core/features/columns.js';
+import { lineFeatures, writeLineFeatures } from '../../../src/core/features/lineFeatures.js';
+import { analyzeQuery, callEndsLine, indentedLine } from '../../../src/core/features/queryAnalysis.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
-import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
+import { buildSimpleSyntaxIndex } from '../../helpers/simpleSyntax.js';
 import { countMatchWork } from '../../helpers/work.js';
 
 const code = [
@@ -126,7 +119,7 @@ describe('row layout', () => {
 
 describe('codeTermsOf', () => {
   it('takes terms from identifiers, calls, backticks and code lines of an issue, not from its prose', async () => {
-    const { codeTermsOf } = await import('../../../src/core/features/lineFeatures.js');
+    const { codeTermsOf } = await import('../../../src/core/features/queryAnalysis.js');
     const t = codeTermsOf('The result is wrong when calling `Point.distance(p)`.\n\n>>> simplify(x)\nin _eval_power the check is_zero fails');
     for (const w of ['point', 'distanc', 'simplify', 'iszero']) expect(t.has(w)).toBe(true);
     for (const w of ['result', 'wrong', 'check', 'fail']) expect(t.has(w)).toBe(false);

@@ -6,8 +6,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NUM_FEATURES } from '../../../src/core/features/columns.js';
 import { contextFeatures, withContext } from '../../../src/core/features/contextFeatures.js';
-import { analyzeQuery, lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
+import { lineFeatures } from '../../../src/core/features/lineFeatures.js';
+import { analyzeQuery } from '../../../src/core/features/queryAnalysis.js';
 import { hiddenKernel } from '../../../src/core/model/hiddenWasm.js';
 import { loadDefaultScorer } from '../../../src/core/model/index.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyBridge } from '../../../src/core/features/bridge.js';
+import { NUM_FEATURES } from '../../../src/core/features/columns.js';
 import { NUM_CONTEXT_FEATURES } from '../../../src/core/features/contextFeatures.js';
-import { lineFeatures, NUM_FEATURES } from '../../../src/core/features/lineFeatures.js';
+import { lineFeatures } from '../../../src/core/features/lineFeatures.js';
 import { createLearnedScorer, defaultModelDir, loadDefaultScorer } from '../../../src/core/model/index.js';
 import { loadModel, saveModel } from '../../../src/core/model/io.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
 import { initParams } from '../../../src/train/lamrLoss.js';
-import { buildSimpleSyntaxIndex } from '../../../src/train/simpleSyntax.js';
+import { buildSimpleSyntaxIndex } from '../../helpers/simpleSyntax.js';
 
 describe('createLearnedScorer', () => {
   it('returns null when the weights are missing', () => {

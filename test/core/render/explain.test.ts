@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { TOKENS } from '../../../src/core/layout/measure.js';
 import { explainLines } from '../../../src/core/render/explain.js';
 import { createMaterialize } from '../../../src/core/repair/materialize.js';
-import { TOKENS } from '../../../src/core/select/measure.js';
 import { frozenScorer, stagesThroughScore } from '../../helpers/stages.js';
 
 const body = Array.from({ length: 20 }, (_, i) => `    v${i} = ${i} * 1234567`);

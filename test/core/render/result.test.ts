@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../../src/core/diagnostics.js';
+import { CHARS, TOKENS } from '../../../src/core/layout/measure.js';
 import type { SelectionPlan } from '../../../src/core/pipeline/types.js';
 import { renderResult } from '../../../src/core/render/result.js';
 import { createMaterialize } from '../../../src/core/repair/materialize.js';
-import { CHARS, TOKENS } from '../../../src/core/select/measure.js';
 import { selectAboveThreshold } from '../../../src/core/select/threshold.js';
 import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { joinPieces } from '../../../src/core/layout/layout.js';
+import { TOKENS } from '../../../src/core/layout/measure.js';
 import { FIX_PARSE_FACTOR, FIX_PARSE_FLOOR } from '../../../src/core/limits.js';
-import { joinPieces } from '../../../src/core/render/render.js';
 import { enclosingItem, fixSyntax, fixWorkFor } from '../../../src/core/repair/fixSyntax.js';
 import { createMaterialize } from '../../../src/core/repair/materialize.js';
-import { TOKENS } from '../../../src/core/select/measure.js';
 import { checkSyntaxSync } from '../../../src/core/syntax/index.js';
 import { stagesThroughScore } from '../../helpers/stages.js';
 

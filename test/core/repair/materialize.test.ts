@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { joinPieces } from '../../../src/core/render/render.js';
+import { joinPieces } from '../../../src/core/layout/layout.js';
+import { TOKENS } from '../../../src/core/layout/measure.js';
 import { createMaterialize } from '../../../src/core/repair/materialize.js';
-import { TOKENS } from '../../../src/core/select/measure.js';
 import { stagesThroughScore } from '../../helpers/stages.js';
 
 const code = [

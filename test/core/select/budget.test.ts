@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { joinPieces } from '../../../src/core/render/render.js';
+import { joinPieces } from '../../../src/core/layout/layout.js';
+import { CHARS, TOKENS } from '../../../src/core/layout/measure.js';
 import { rankLines, selectWithinBudget } from '../../../src/core/select/budget.js';
-import { CHARS, TOKENS } from '../../../src/core/select/measure.js';
 import { checkSyntaxSync, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { countTokens } from '../../../src/core/tokens/count.js';
 import type { Diagnostic } from '../../../src/core/types.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { joinPieces } from '../../../src/core/render/render.js';
+import { joinPieces } from '../../../src/core/layout/layout.js';
+import { CHARS, TOKENS } from '../../../src/core/layout/measure.js';
 import { collapseAll } from '../../../src/core/select/collapseAll.js';
-import { CHARS, TOKENS } from '../../../src/core/select/measure.js';
 import type { Diagnostic } from '../../../src/core/types.js';
 import { pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 

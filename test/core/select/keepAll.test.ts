@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinPieces } from '../../../src/core/render/render.js';
+import { joinPieces } from '../../../src/core/layout/layout.js';
 import { selectAllButSeen } from '../../../src/core/select/keepAll.js';
 import { pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 

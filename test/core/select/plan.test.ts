@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ingest } from '../../../src/core/ingest/ingest.js';
 import type { ReadGate } from '../../../src/core/policy/readPolicy.js';
-import { collapseWeakFiles, PINNED, pinLines, planSelection } from '../../../src/core/select/plan.js';
+import { collapseWeakFiles, PINNED, pinLines, planSelection, selectionScores } from '../../../src/core/select/plan.js';
 import { frozenScorer, pythonFunctions, stagesThroughScore } from '../../helpers/stages.js';
 
 const code = pythonFunctions(240);
@@ -47,5 +47,18 @@ describe('collapseWeakFiles and pinLines', () => {
     expect([...probs]).toEqual([0, 0.8, 0.4, 0, 0, 0, 0.3]);
     pinLines(doc, probs, [1, 5, 99]); // a header line, a file line, past the end
     expect([...probs]).toEqual([0, 0.8, 0.4, 0, PINNED, 0, 0.3]);
+  });
+});
+
+describe('selectionScores', () => {
+  it('pins lines in a copy: the scores planSelection and the scorer see stay as scored', async () => {
+    const s = await stagesThroughScore({ code, query: 'f2', pinLines: [3] }, frozenScorer(scores));
+    const before = [...s.scored.probs];
+    planSelection(s.job, s.input, s.scored);
+    expect([...s.scored.probs]).toEqual(before);
+    const ranked = selectionScores(s.input.doc, s.scored, [3]);
+    expect(ranked.probs[2]).toBe(PINNED);
+    expect([...s.scored.probs]).toEqual(before);
+    expect({ ...ranked, probs: null }).toEqual({ ...s.scored, probs: null });
   });
 });

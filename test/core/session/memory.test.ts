@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MARKER_RE, SEEN_VERB } from '../../../src/core/layout/layout.js';
 import { createPruner } from '../../../src/core/prune.js';
-import { MARKER_RE, SEEN_VERB } from '../../../src/core/render/render.js';
 import { normalizeSessionPath, SessionMemory } from '../../../src/core/session/memory.js';
 import { checkSyntax } from '../../../src/core/syntax/index.js';
 import { checkInvariants } from '../../helpers/invariants.js';

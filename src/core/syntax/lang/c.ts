@@ -5,6 +5,7 @@ import type { GrammarSpec } from './types.js';
 
 export const c: GrammarSpec = {
   grammar: 'c',
+  extraKeywords: 'include define undef ifdef ifndef endif elif pragma void int char long short unsigned signed float double bool this nullptr'.split(' '),
   scopes: {
     function_definition: 'function',
     struct_specifier: 'struct',

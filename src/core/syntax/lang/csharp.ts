@@ -5,6 +5,10 @@ import type { GrammarSpec } from './types.js';
 
 export const c_sharp: GrammarSpec = {
   grammar: 'c_sharp',
+  softKeywords: set(
+    ...'value var nameof global record file args select from where group into let on by with get set add remove partial init when dynamic'.split(' '),
+  ),
+  extraKeywords: 'this bool byte char decimal double float int long object sbyte short string uint ulong ushort void'.split(' '),
   scopes: {
     namespace_declaration: 'namespace',
     class_declaration: 'class',

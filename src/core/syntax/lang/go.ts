@@ -22,6 +22,8 @@ function packageOf(path: string): string | null {
 
 export const go: GrammarSpec = {
   grammar: 'go',
+  softKeywords: set('len', 'cap', 'make', 'new', 'append'),
+  extraKeywords: 'nil iota string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr byte rune bool error float32 float64 any'.split(' '),
   scopes: {
     function_declaration: 'function',
     method_declaration: 'method',

@@ -5,6 +5,7 @@ import type { GrammarSpec } from './types.js';
 
 export const java: GrammarSpec = {
   grammar: 'java',
+  extraKeywords: ['this'],
   scopes: {
     class_declaration: 'class',
     interface_declaration: 'interface',

@@ -41,6 +41,8 @@ function importNames(node: Node): NameAt[] {
 
 export const javascript: GrammarSpec = {
   grammar: 'javascript',
+  softKeywords: set('get', 'set', 'of', 'type', 'target', 'meta', 'module', 'namespace', 'require', 'constructor', 'global'),
+  extraKeywords: ['this', 'undefined'],
   scopes: {
     function_declaration: 'function',
     generator_function_declaration: 'function',

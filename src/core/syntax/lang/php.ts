@@ -5,6 +5,7 @@ import type { GrammarSpec, NameAt } from './types.js';
 
 export const php: GrammarSpec = {
   grammar: 'php',
+  extraKeywords: ['this', 'php'],
   scopes: {
     function_definition: 'function',
     method_declaration: 'method',

@@ -5,6 +5,8 @@ import type { GrammarSpec, NameAt } from './types.js';
 
 export const python: GrammarSpec = {
   grammar: 'python',
+  softKeywords: set('match', 'case', 'type', 'print', 'exec', '_'),
+  extraKeywords: ['True', 'False', 'None', 'self', 'cls'],
   scopes: {
     function_definition: 'function',
     class_definition: 'class',

@@ -7,6 +7,7 @@ const REQUIRE = new Set(['require', 'require_relative', 'load', 'autoload']);
 
 export const ruby: GrammarSpec = {
   grammar: 'ruby',
+  extraKeywords: ['self', 'nil'],
   scopes: {
     method: 'method',
     singleton_method: 'method',

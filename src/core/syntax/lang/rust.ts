@@ -32,6 +32,8 @@ function useNames(node: Node | null, out: NameAt[], depth = 0): void {
 
 export const rust: GrammarSpec = {
   grammar: 'rust',
+  softKeywords: set('union', 'default', 'macro_rules', 'raw'),
+  extraKeywords: 'self Self bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64'.split(' '),
   scopes: {
     function_item: 'function',
     impl_item: 'impl',

@@ -13,6 +13,10 @@ export interface NameAt {
 export interface GrammarSpec {
   /** Grammar name as used by grammars.ts ("python", "tsx", ...). */
   readonly grammar: string;
+  /** Contextual keywords that are also common identifiers: kept as uses. */
+  readonly softKeywords?: ReadonlySet<string>;
+  /** Literal-like identifiers the grammar models as named nodes (`self`, `nil`, built-in types): not uses. */
+  readonly extraKeywords?: readonly string[];
   /** Node type -> normalized scope kind ("function", "class", "if", ...). Only multi-line nodes become scopes. */
   readonly scopes: Readonly<Record<string, string>>;
   /** Containers whose named children are statements (module, block, class body, ...). The root always is. */

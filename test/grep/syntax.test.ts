@@ -1,5 +1,5 @@
 /**
- * GNU grep's pattern dialects translated to RE2 (src/tools/grepSyntax.ts): checked line by line
+ * GNU grep's pattern dialects translated to RE2 (src/grep/syntax.ts): checked line by line
  * against the real GNU grep where it is installed, and for what it refuses.
  */
 import { spawnSync } from 'node:child_process';
@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GrepPatternError, grepPatternReadings } from '../../src/tools/grepSyntax.js';
-import { compileGrepMatcher, type GrepMatcherOptions } from '../../src/tools/linePattern.js';
+import { compileGrepMatcher, type GrepMatcherOptions } from '../../src/grep/linePattern.js';
+import { GrepPatternError, grepPatternReadings } from '../../src/grep/syntax.js';
 import { countMatchWork } from '../helpers/work.js';
 
 const GREP = '/usr/bin/grep';

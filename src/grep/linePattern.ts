@@ -1,5 +1,5 @@
 /**
- * The line matchers of `skim grep` (GNU grep's dialects translated to RE2: grepSyntax.ts) and of
+ * The line matchers of `skim grep` (GNU grep's dialects translated to RE2: syntax.ts) and of
  * the MCP grep tool (RE2 syntax as it is), matched by the re2js port of RE2 in time linear in the
  * line. A JavaScript RegExp backtracks, so a pattern such as `(a+)+$` on a line of 100 a's and a b
  * never returns: the CLI hangs, and the MCP server stops answering every other call. RE2 is what
@@ -8,7 +8,7 @@
  */
 import { RE2JS } from 're2js';
 import { SkimError } from '../core/errors.js';
-import { type GrepDialect, GrepPatternError, grepPatternReadings, PERL_WORD_CHARS, WORD_CHARS } from './grepSyntax.js';
+import { type GrepDialect, GrepPatternError, grepPatternReadings, PERL_WORD_CHARS, WORD_CHARS } from './syntax.js';
 
 export interface LinePatternOptions {
   ignoreCase?: boolean;
@@ -75,7 +75,7 @@ export function compileGrepMatcher(patterns: string[], opts: GrepMatcherOptions)
   if (patterns.length === 0) return { test: () => false, matches: () => [] }; // -f /dev/null
   const readings = patterns.map((p) => grepPatternReadings(p, opts.dialect, opts.ignoreCase));
   // GNU grep consults glibc's regex besides dfa.c for -w, -o and where dfa.c cannot decide
-  // alone; a line then has to match in both readings, and -o prints regex's matches (grepSyntax.ts).
+  // alone; a line then has to match in both readings, and -o prints regex's matches (syntax.ts).
   const consultRegex = Boolean(opts.wordRegexp || opts.onlyMatching) || readings.some((r) => r.consultRegex);
   const program = (parts: string[]) => {
     const body = parts.length === 1 ? parts[0] : parts.map((r) => `(?:${r})`).join('|');

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../../src/core/diagnostics.js';
 import { ingest } from '../../../src/core/ingest/ingest.js';
 import { readRequest } from '../../../src/core/pipeline/job.js';
-import { wholeOf, wholeResult } from '../../../src/core/pipeline/whole.js';
 import { READ_POLICY } from '../../../src/core/policy/readPolicy.js';
+import { wholeOf, wholeResult } from '../../../src/core/render/whole.js';
 import { createHeuristicScorer } from '../../../src/core/score/heuristic.js';
 
 describe('wholeResult', () => {

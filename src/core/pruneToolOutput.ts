@@ -4,12 +4,13 @@
  * session's file memory); anything else to the output pipeline (pruneOutput()). Both answers carry
  * the text, which output lines they kept, and their warnings.
  */
-import { prune } from '../prune.js';
-import type { SessionMemory } from '../session/memory.js';
-import type { PruneResult } from '../types.js';
-import { pruneOutput } from './pruneOutput.js';
-import { type FileRead, fileReadOf } from './readCommand.js';
-import type { OutputResult } from './types.js';
+
+import { pruneOutput } from './output/pruneOutput.js';
+import { type FileRead, fileReadOf } from './output/readCommand.js';
+import type { OutputResult } from './output/types.js';
+import { prune } from './prune.js';
+import type { SessionMemory } from './session/memory.js';
+import type { PruneResult } from './types.js';
 
 export interface ToolOutputRequest {
   text: string;

@@ -1,7 +1,7 @@
 /** The grep line matcher: linear time on any pattern, the syntax a search needs, clear errors. */
 import { describe, expect, it } from 'vitest';
 import { SkimError } from '../../src/core/errors.js';
-import { compileLinePattern } from '../../src/tools/linePattern.js';
+import { compileLinePattern } from '../../src/grep/linePattern.js';
 import { countMatchWork } from '../helpers/work.js';
 
 describe('compileLinePattern', () => {

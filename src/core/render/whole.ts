@@ -6,8 +6,8 @@
 
 import { type Diagnostic, messagesOf } from '../diagnostics.js';
 import { countLines } from '../ingest/ingest.js';
+import type { PruneJob, Whole } from '../pipeline/types.js';
 import type { Document, InputShape, PruneResult } from '../types.js';
-import type { PruneJob, Whole } from './types.js';
 
 export interface WholeFacts {
   tokensIn: number;

@@ -1,8 +1,9 @@
 /**
- * A small indentation/regex SyntaxIndex, used by the trainer only when the tree-sitter index
- * (src/core/syntax) is not available, and by tests as a hand-checkable index. Not a parser.
+ * A small indentation/regex SyntaxIndex for tests: an index whose every field can be checked by
+ * hand, so a feature or label test does not depend on a grammar. Not a parser; prune() and the
+ * trainer use src/core/syntax.
  */
-import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../core/types.js';
+import type { LineKind, LineSyntax, Scope, SyntaxIndex } from '../../src/core/types.js';
 
 const HEADER_RE =
   /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function\*?|func|fn|impl|struct|trait|interface|enum|type\s+\w+\s+struct|module)\b\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?/;

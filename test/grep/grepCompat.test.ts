@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGrepCommand } from '../../src/cli/grepCommand.js';
+import { runGrepCommand } from '../../src/grep/command.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const GREP = '/usr/bin/grep';
@@ -25,6 +25,7 @@ beforeAll(() => {
   copy('examples', 'examples');
   mkdirSync(path.join(TREE, 'src'));
   copy('src/tools', 'src/tools');
+  copy('src/grep', 'src/grep');
   copy('src/cli/actions/catAction.ts', 'src/cli/catAction.ts');
   copy('src/cli/io.ts', 'src/cli/io.ts');
   copy('src/core/errors.ts', 'src/core/errors.ts');

@@ -1,8 +1,9 @@
 /**
  * How budget mode measures an output: o200k tokens (`ratio`, `tokens`) or characters (`maxChars`).
  */
-import { estimateTokens, type RenderPiece } from '../render/render.js';
+
 import { countTokens } from '../tokens/count.js';
+import { estimateTokens, type RenderPiece } from './layout.js';
 
 export interface Measure {
   /** What the budget counts, as a message names it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderPiece } from '../../../src/core/render/render.js';
-import { CHARS, TOKENS } from '../../../src/core/select/measure.js';
+import type { RenderPiece } from '../../../src/core/layout/layout.js';
+import { CHARS, TOKENS } from '../../../src/core/layout/measure.js';
 import { countTokens } from '../../../src/core/tokens/count.js';
 
 const piece = (line: string, eol: string): RenderPiece => ({ line, eol, source: 0, segment: 0, code: line });

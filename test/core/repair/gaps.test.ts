@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KeepReason } from '../../../src/core/repair/repair.js';
-import { fillCheapGaps, type GapCosts } from '../../../src/core/select/gaps.js';
+import type { KeepReason } from '../../../src/core/pipeline/types.js';
+import { fillCheapGaps, type GapCosts } from '../../../src/core/repair/gaps.js';
 
 /** Costs from a per-line token table and a flat marker price. */
 const costs = (lineTokens: number[], marker: number): GapCosts => ({ line: (k) => lineTokens[k], marker: () => marker });

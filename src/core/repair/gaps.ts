@@ -4,7 +4,7 @@
  * without the interruption (design 2.6: "a one-line gap is kept rather than marked" is the
  * smallest case of this rule).
  */
-import type { KeepReason } from '../repair/repair.js';
+import type { KeepReason } from '../pipeline/types.js';
 
 export interface GapCosts {
   /** Tokens of segment line `k` as it would be rendered (prefix, text, terminator). */

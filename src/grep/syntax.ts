@@ -73,7 +73,7 @@ const WORD_END = '(?<=[0-9A-Za-z_])\\b';
 
 /**
  * What no atom of a translated pattern matches, not even `.` or a negated class: the stand-in for
- * bytes that are not UTF-8, which match nothing in GNU grep (grepSearch.ts puts it in their place).
+ * bytes that are not UTF-8, which match nothing in GNU grep (search.ts puts it in their place).
  */
 export const NO_MATCH = '\\n';
 

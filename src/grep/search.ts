@@ -14,10 +14,10 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 import { SkimError } from '../core/errors.js';
-import { isBinary } from './fileTools.js';
+import { isBinary } from '../tools/fileTools.js';
+import { MAX_INPUT_BYTES, readRegularFile } from '../tools/readCapped.js';
+import { walkFiles } from '../tools/walk.js';
 import type { GrepMatcher } from './linePattern.js';
-import { MAX_INPUT_BYTES, readRegularFile } from './readCapped.js';
-import { walkFiles } from './walk.js';
 
 export type GrepOutputMode = 'lines' | 'count' | 'files-with-matches' | 'files-without-match' | 'quiet';
 
