@@ -218,13 +218,13 @@ export function createApp(options: AppOptions): Hono {
     if (problem) c.res = await withStoreWarning(c.res, problem);
   });
 
-  app.get('/health', (c) =>
+  app.get('/health', async (c) =>
     c.json({
       status: 'healthy',
       model_loaded: true,
       active: semaphore.active,
       waiting: semaphore.waiting,
-      sessions: sessions.health(),
+      sessions: await sessions.health(),
     }),
   );
 

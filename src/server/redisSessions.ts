@@ -22,7 +22,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SkimError } from '../core/errors.js';
 import { DEFAULT_SESSION_LIMITS, type SessionChanges, SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
-import { DEFAULT_SESSION_STORE, type SessionScope, type SessionStore } from './sessions.js';
+import { DEFAULT_SESSION_PREFIX, DEFAULT_SESSION_STORE, type SessionScope, type SessionStore } from './sessions.js';
 
 export interface RedisStoreOptions {
   /** redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS). */
@@ -40,15 +40,18 @@ export interface RedisStoreOptions {
 }
 
 export const DEFAULT_REDIS_STORE: Omit<RedisStoreOptions, 'url'> = {
-  prefix: 'skim:',
+  prefix: DEFAULT_SESSION_PREFIX,
   ttlMs: DEFAULT_SESSION_STORE.idleMs,
   maxSessionBytes: 8 * 2 ** 20,
   timeoutMs: 500,
   connectTimeoutMs: 3000,
 };
 
-/** Writes tried before a session changed by others at every attempt is given up (not remembered). */
-const SAVE_ATTEMPTS = 16;
+/**
+ * A write of a session changed by others meanwhile is tried again (each writer that loses has seen
+ * another win), within SAVE_BUDGET store timeouts in all; beyond that, the read is not remembered.
+ */
+const SAVE_BUDGET = 4;
 
 /** The session's version and value; the expiry refreshed when it exists. */
 const LOAD = `local r = redis.call('HMGET', KEYS[1], 'v', 'd')
@@ -62,6 +65,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`;
 
 interface StoreCommands {
+  ping(): Promise<string>;
   skimLoad(key: string, ttlMs: number): Promise<[string | null, string | null]>;
   skimSave(key: string, version: string, next: string, data: string, ttlMs: number): Promise<number>;
 }
@@ -92,7 +96,10 @@ function shownUrl(url: URL): string {
  * Connect to the store at `url` and check it answers: a wrong URL or a store that cannot be
  * reached within connectTimeoutMs is a usage error at start (SkimError EUSAGE).
  */
-export async function openRedisStore(opts: Partial<Omit<RedisStoreOptions, 'url'>> & { url: string }, log: (line: string) => void = () => {}): Promise<RedisSessionStore> {
+export async function openRedisStore(
+  opts: Partial<Omit<RedisStoreOptions, 'url'>> & { url: string },
+  log: (line: string) => void = () => {},
+): Promise<RedisSessionStore> {
   const o: RedisStoreOptions = { ...DEFAULT_REDIS_STORE, ...opts };
   const url = parseStoreUrl(o.url);
   const redis = new Redis(url.href, {
@@ -100,14 +107,17 @@ export async function openRedisStore(opts: Partial<Omit<RedisStoreOptions, 'url'
     // fail at once while disconnected, and on a broken connection, instead of queueing
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
     commandTimeout: o.timeoutMs,
     connectTimeout: o.connectTimeoutMs,
     // reconnect for ever, at most a second apart
     retryStrategy: (times) => Math.min(times * 50, 1000),
   });
   let lastError = '';
+  let started = false;
   redis.on('error', (err: Error) => {
-    if (err.message !== lastError) log(`skim serve: session store ${shownUrl(url)}: ${err.message}`);
+    // (logged once per cause; at start the error is the one thrown)
+    if (started && err.message !== lastError) log(`skim serve: session store ${shownUrl(url)}: ${err.message}`);
     lastError = err.message;
   });
   redis.on('ready', () => {
@@ -119,8 +129,9 @@ export async function openRedisStore(opts: Partial<Omit<RedisStoreOptions, 'url'
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new SkimError(`--session-store: cannot reach ${shownUrl(url)}: ${errMessage(err)}`, 'EUSAGE');
+    throw new SkimError(`--session-store: cannot reach ${shownUrl(url)}: ${lastError || errMessage(err)}`, 'EUSAGE');
   }
+  started = true;
   return new RedisSessionStore(redis, o, shownUrl(url));
 }
 
@@ -128,6 +139,8 @@ export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis';
   private readonly cmd: StoreCommands;
   private readonly limits = { ...DEFAULT_SESSION_LIMITS };
+  /** Why the last call to the store failed (none since it answered). */
+  private failure: string | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -165,7 +178,9 @@ export class RedisSessionStore implements SessionStore {
         for (const [key, loading] of opened) {
           const memory = await loading;
           if (!memory) continue; // the store was not usable: nothing of this session to add to
-          const failed = await this.save(key, memory.changes()).catch((err: unknown) => `session store unavailable (${errMessage(err)}): this read is not remembered`);
+          const failed = await this.save(key, memory.changes()).catch(
+            (err: unknown) => `session store unavailable (${errMessage(err)}): this read is not remembered`,
+          );
           problem ??= failed;
         }
         return problem;
@@ -182,8 +197,11 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
-  health(): Record<string, unknown> {
-    return { store: this.kind, url: this.url, state: this.redis.status === 'ready' ? 'ready' : 'unavailable', connection: this.redis.status };
+  /** Ready, or unavailable (with why): after a failed call, the store is asked (PING) before it counts as ready again. */
+  async health(): Promise<Record<string, unknown>> {
+    if (this.failure !== undefined && this.redis.status === 'ready') await this.call((c) => c.ping()).catch(() => {});
+    const ready = this.redis.status === 'ready' && this.failure === undefined;
+    return { store: this.kind, url: this.url, state: ready ? 'ready' : 'unavailable', ...(ready ? {} : { error: this.failure ?? this.redis.status }) };
   }
 
   async close(): Promise<void> {
@@ -194,9 +212,21 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
+  /** One call to the store, bounded by timeoutMs whatever the client does (a dead socket not yet noticed, a reconnection). */
+  private async call<T>(command: (c: StoreCommands) => Promise<T>): Promise<T> {
+    try {
+      const answer = await bounded(command(this.cmd), this.opts.timeoutMs, 'no answer from the session store');
+      this.failure = undefined;
+      return answer;
+    } catch (err) {
+      this.failure = errMessage(err);
+      throw err;
+    }
+  }
+
   /** The session stored under `key` (an empty one when there is none), its expiry refreshed. */
   private async load(key: string): Promise<SessionMemory> {
-    const [, data] = await this.cmd.skimLoad(key, this.opts.ttlMs);
+    const [, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
     return SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits);
   }
 
@@ -206,17 +236,20 @@ export class RedisSessionStore implements SessionStore {
    * changed by others at every attempt); throws when the store cannot be used.
    */
   private async save(key: string, changes: SessionChanges, create = true): Promise<string | undefined> {
-    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
-      const [version, data] = await this.cmd.skimLoad(key, this.opts.ttlMs);
+    const deadline = Date.now() + SAVE_BUDGET * this.opts.timeoutMs;
+    for (let attempt = 0; attempt === 0 || Date.now() < deadline; attempt++) {
+      // (after a lost race, a short random pause spreads the writers that lost together)
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 10)));
+      const [version, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
       if (!data && !create) return undefined; // nothing to forget
       const memory = SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits);
       memory.applyChanges(changes);
       const value = JSON.stringify(memory.snapshot());
       if (Buffer.byteLength(value) > this.opts.maxSessionBytes)
         return `session over its size cap of ${this.opts.maxSessionBytes} bytes in the session store (its kept outputs): this read is not remembered`;
-      if ((await this.cmd.skimSave(key, version ?? '', randomBytes(8).toString('hex'), value, this.opts.ttlMs)) === 1) return undefined;
+      if ((await this.call((c) => c.skimSave(key, version ?? '', randomBytes(8).toString('hex'), value, this.opts.ttlMs))) === 1) return undefined;
     }
-    return `session changed by other requests at each of ${SAVE_ATTEMPTS} attempts to write it: this read is not remembered`;
+    return `session changed by other requests at each attempt to write it for ${SAVE_BUDGET * this.opts.timeoutMs} ms: this read is not remembered`;
   }
 }
 

@@ -17,7 +17,7 @@ export interface SessionStore {
   /** Forget what session `id` of `client` was shown (of `path`, or all); resolves to a problem, if the store had one. */
   forget(id: string, client: string, path?: string): Promise<string | undefined>;
   /** What /health shows of the store. */
-  health(): Record<string, unknown>;
+  health(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -43,6 +43,9 @@ export interface SessionStoreOptions {
   maxSessionBytes: number;
   idleMs: number;
 }
+
+/** The prefix of every key a shared store writes. */
+export const DEFAULT_SESSION_PREFIX = 'skim:';
 
 export const DEFAULT_SESSION_STORE: SessionStoreOptions = { maxBytes: 256 * 2 ** 20, maxSessionBytes: 32 * 2 ** 20, idleMs: 60 * 60 * 1000 };
 
@@ -125,7 +128,7 @@ export class MemorySessionStore implements SessionStore {
     };
   }
 
-  health(): Record<string, unknown> {
+  async health(): Promise<Record<string, unknown>> {
     return { store: this.kind, count: this.size, bytes: this.bytes };
   }
 
