@@ -22,6 +22,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SkimError } from '../core/errors.js';
 import { DEFAULT_SESSION_LIMITS, type SessionChanges, SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
+import type { SessionRead } from '../tools/sessionStore.js';
 import { DEFAULT_SESSION_PREFIX, DEFAULT_SESSION_STORE, type SessionScope, type SessionStore } from './sessions.js';
 
 export interface RedisStoreOptions {
@@ -188,6 +189,38 @@ export class RedisSessionStore implements SessionStore {
     };
   }
 
+  /**
+   * One read of session `id` of `client` outside the server (the CLI, its daemon, `skim mcp`), as
+   * the disk store's beginRead: commit adds what the read recorded to the session as it is then,
+   * abort makes the session forget the files the read showed. Problems go to `onWarning`.
+   */
+  async beginRead(id: string, client: string, onWarning: (msg: string) => void, canonical?: (path: string) => string): Promise<SessionRead> {
+    const key = this.keyOf(id, client);
+    let loaded: SessionMemory | null = null;
+    try {
+      loaded = await this.load(key, canonical);
+    } catch (err) {
+      onWarning(`session store unavailable (${errMessage(err)}): pruned without session memory, and not remembered`);
+    }
+    const memory = loaded ?? new SessionMemory(this.limits, canonical);
+    let ended: Promise<void> | null = null;
+    const end = (changes: () => SessionChanges) =>
+      (ended ??= (async () => {
+        if (!loaded) return; // the store was not usable
+        const problem = await this.save(key, changes()).catch((err: unknown) => `session store unavailable (${errMessage(err)}): this read is not remembered`);
+        if (problem) onWarning(problem);
+      })());
+    return {
+      memory,
+      commit: () => end(() => memory.changes()),
+      abort: () =>
+        end(() => {
+          const { files, forget } = memory.changes();
+          return { forgetAll: false, forget: [...files.map((f) => f[0]), ...forget], files: [], reads: 0, recent: [] };
+        }),
+    };
+  }
+
   async forget(id: string, client: string, path?: string): Promise<string | undefined> {
     const changes: SessionChanges = { forgetAll: path === undefined, forget: path === undefined ? [] : [path], files: [], reads: 0, recent: [] };
     try {
@@ -225,9 +258,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** The session stored under `key` (an empty one when there is none), its expiry refreshed. */
-  private async load(key: string): Promise<SessionMemory> {
+  private async load(key: string, canonical?: (path: string) => string): Promise<SessionMemory> {
     const [, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
-    return SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits);
+    return SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits, canonical);
   }
 
   /**

@@ -204,6 +204,30 @@ describe.skipIf(redisSkipReason !== '')('session memories in Redis, shared by re
     expect(stderr).toMatch(/--session-store: cannot reach/);
   });
 
+  it('the CLI (skim cat --session) keeps its sessions in the store SKIM_SESSION_STORE names', async () => {
+    const cat = (...args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'cat', '--session', 'cli-run', 'examples/playground-http_session.py', ...args], {
+          cwd: ROOT,
+          env: { ...process.env, SKIM_SESSION_STORE: redis.url, SKIM_DAEMON: '0', SKIM_SESSION_DIR: '/nonexistent/skim-sessions' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout!.on('data', (d) => (out += d));
+        child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`skim cat exited with ${code}`))));
+      });
+    expect(await cat()).not.toMatch(seenMarker);
+    expect(await cat('-f', QUESTION)).toMatch(seenMarker);
+    expect(await redis.client.exists((await openStoreOnce()).keyOf('cli-run', 'local'))).toBe(1);
+  });
+
+  /** A store on the test's redis-server, to name keys. */
+  async function openStoreOnce(): Promise<RedisSessionStore> {
+    const store = await openRedisStore({ url: redis.url });
+    stores.push(store);
+    return store;
+  }
+
   it('two skim serve processes share one session', async () => {
     const start = (): Promise<{ child: ChildProcess; url: string }> => {
       const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workers', '1', '-q'], {
