@@ -43,7 +43,7 @@ export interface RedisStoreOptions {
 export const DEFAULT_REDIS_STORE: Omit<RedisStoreOptions, 'url'> = {
   prefix: DEFAULT_SESSION_PREFIX,
   ttlMs: DEFAULT_SESSION_STORE.idleMs,
-  maxSessionBytes: 8 * 2 ** 20,
+  maxSessionBytes: DEFAULT_SESSION_STORE.maxSessionBytes,
   timeoutMs: 500,
   connectTimeoutMs: 3000,
 };
@@ -64,6 +64,12 @@ const SAVE = `if (redis.call('HGET', KEYS[1], 'v') or '') ~= ARGV[1] then return
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`;
+
+/** A session as loaded: its memory, and the version it was at. */
+interface Loaded {
+  version: string;
+  memory: SessionMemory;
+}
 
 interface StoreCommands {
   ping(): Promise<string>;
@@ -160,7 +166,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   scope(): SessionScope {
-    const opened = new Map<string, Promise<SessionMemory | null>>();
+    const opened = new Map<string, Promise<Loaded | null>>();
     let problem: string | undefined;
     return {
       get: async (id, client) => {
@@ -173,13 +179,13 @@ export class RedisSessionStore implements SessionStore {
           });
           opened.set(key, loading);
         }
-        return (await loading) ?? new SessionMemory(this.limits);
+        return (await loading)?.memory ?? new SessionMemory(this.limits);
       },
       end: async () => {
         for (const [key, loading] of opened) {
-          const memory = await loading;
-          if (!memory) continue; // the store was not usable: nothing of this session to add to
-          const failed = await this.save(key, memory.changes()).catch(
+          const loaded = await loading;
+          if (!loaded) continue; // the store was not usable: nothing of this session to add to
+          const failed = await this.save(key, loaded.memory.changes(), true, loaded).catch(
             (err: unknown) => `session store unavailable (${errMessage(err)}): this read is not remembered`,
           );
           problem ??= failed;
@@ -196,23 +202,25 @@ export class RedisSessionStore implements SessionStore {
    */
   async beginRead(id: string, client: string, onWarning: (msg: string) => void, canonical?: (path: string) => string): Promise<SessionRead> {
     const key = this.keyOf(id, client);
-    let loaded: SessionMemory | null = null;
+    let loaded: Loaded | null = null;
     try {
       loaded = await this.load(key, canonical);
     } catch (err) {
       onWarning(`session store unavailable (${errMessage(err)}): pruned without session memory, and not remembered`);
     }
-    const memory = loaded ?? new SessionMemory(this.limits, canonical);
+    const memory = loaded?.memory ?? new SessionMemory(this.limits, canonical);
     let ended: Promise<void> | null = null;
-    const end = (changes: () => SessionChanges) =>
+    const end = (changes: () => SessionChanges, asRead?: Loaded) =>
       (ended ??= (async () => {
         if (!loaded) return; // the store was not usable
-        const problem = await this.save(key, changes()).catch((err: unknown) => `session store unavailable (${errMessage(err)}): this read is not remembered`);
+        const problem = await this.save(key, changes(), true, asRead).catch(
+          (err: unknown) => `session store unavailable (${errMessage(err)}): this read is not remembered`,
+        );
         if (problem) onWarning(problem);
       })());
     return {
       memory,
-      commit: () => end(() => memory.changes()),
+      commit: () => end(() => memory.changes(), loaded ?? undefined),
       abort: () =>
         end(() => {
           const { files, forget } = memory.changes();
@@ -258,29 +266,37 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** The session stored under `key` (an empty one when there is none), its expiry refreshed. */
-  private async load(key: string, canonical?: (path: string) => string): Promise<SessionMemory> {
-    const [, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
-    return SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits, canonical);
+  private async load(key: string, canonical?: (path: string) => string): Promise<Loaded> {
+    const [version, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
+    return { version: version ?? '', memory: SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits, canonical) };
   }
 
   /**
    * Add `changes` to the session as it is now (compare-and-set on its version, again on a
    * concurrent write). Resolves to a problem when the session is not written (over its cap, or
-   * changed by others at every attempt); throws when the store cannot be used.
+   * changed by others at every attempt); throws when the store cannot be used. `asRead`: the copy
+   * the changes were recorded in, and the version it was loaded at: written as it is when no one
+   * wrote the session meanwhile (no second read of it).
    */
-  private async save(key: string, changes: SessionChanges, create = true): Promise<string | undefined> {
+  private async save(key: string, changes: SessionChanges, create = true, asRead?: Loaded): Promise<string | undefined> {
     const deadline = Date.now() + SAVE_BUDGET * this.opts.timeoutMs;
     for (let attempt = 0; attempt === 0 || Date.now() < deadline; attempt++) {
       // (after a lost race, a short random pause spreads the writers that lost together)
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 10)));
-      const [version, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
-      if (!data && !create) return undefined; // nothing to forget
-      const memory = SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits);
-      memory.applyChanges(changes);
+      let version: string;
+      let memory: SessionMemory;
+      if (attempt === 0 && asRead) ({ version, memory } = asRead);
+      else {
+        const [stored, data] = await this.call((c) => c.skimLoad(key, this.opts.ttlMs));
+        if (!data && !create) return undefined; // nothing to forget
+        version = stored ?? '';
+        memory = SessionMemory.fromSnapshot(data ? (JSON.parse(data) as SessionSnapshot) : undefined, this.limits);
+        memory.applyChanges(changes);
+      }
       const value = JSON.stringify(memory.snapshot());
       if (Buffer.byteLength(value) > this.opts.maxSessionBytes)
         return `session over its size cap of ${this.opts.maxSessionBytes} bytes in the session store (its kept outputs): this read is not remembered`;
-      if ((await this.call((c) => c.skimSave(key, version ?? '', randomBytes(8).toString('hex'), value, this.opts.ttlMs))) === 1) return undefined;
+      if ((await this.call((c) => c.skimSave(key, version, randomBytes(8).toString('hex'), value, this.opts.ttlMs))) === 1) return undefined;
     }
     return `session changed by other requests at each attempt to write it for ${SAVE_BUDGET * this.opts.timeoutMs} ms: this read is not remembered`;
   }

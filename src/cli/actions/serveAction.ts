@@ -120,7 +120,8 @@ async function openSessionStore(opts: ServeOptions, log: (line: string) => void)
   const url = opts.sessionStore ?? cliIO().env.SKIM_SESSION_STORE;
   if (!url) return undefined;
   const { openRedisStore } = await import('../../server/redisSessions.js');
-  return openRedisStore({ url, prefix: opts.sessionPrefix, ttlMs: opts.sessionTtl * 1000 }, log);
+  const { maxSessionBytes } = sessionBudget(opts.sessionMemory * 2 ** 20);
+  return openRedisStore({ url, prefix: opts.sessionPrefix, ttlMs: opts.sessionTtl * 1000, maxSessionBytes }, log);
 }
 
 /** The session budget and one session's share of it: a quarter, at most the default 32 MiB. */
