@@ -2,11 +2,11 @@
  * Load run of `skim serve` replicas sharing their sessions in one Redis, against one replica with
  * in-memory sessions, on this machine (loopback, bounded in time):
  *
- *   npx tsx scripts/load-replicas.ts [--duration 20] [--connections 8] [--sessions 32] [--workers 2]
+ *   npx tsx scripts/load-replicas.ts [--duration 20] [--rounds 1] [--connections 8] [--sessions 32] [--workers 2]
  *                                    [--replicas 2] [--file F --query Q] [--lines 1000] [--out results.json]
  *
  * Needs the built CLI (npm run build) and redis-server on the PATH. Starts a redis-server on a free
- * port (nothing persisted), then per configuration its `skim serve` processes (ephemeral ports, -q):
+ * port (nothing persisted) and the `skim serve` processes of both configurations (ephemeral ports, -q):
  *   - "1 replica, in-memory sessions": one server with --workers N;
  *   - "R replicas, Redis sessions": R servers with --workers N/R each (the same worker threads in all)
  *     and --session-store pointing at the redis-server.
@@ -14,7 +14,9 @@
  * sessions, with a question that differs per request (so each is pruned, and folds what its
  * session was shown). With replicas, the connections are spread evenly over them, as a round-robin
  * load balancer would (one autocannon per replica, run together): requests/s is their sum, p99 the
- * largest of theirs. Errors count failed connections, non-2xx answers, answers that failed open,
+ * largest of theirs. With --rounds N the two configurations take turns, N times --duration each
+ * (a shared machine's load then weighs on both alike): requests/s over all rounds, p50 and p99 the
+ * largest of a round's. Errors count failed connections, non-2xx answers, answers that failed open,
  * and answers carrying a session-store-unavailable warning.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -30,6 +32,7 @@ const BIN = join(ROOT, 'bin', 'skim.js');
 
 interface Args {
   duration: number;
+  rounds: number;
   connections: number;
   sessions: number;
   workers: number;
@@ -41,10 +44,11 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 20, connections: 8, sessions: 32, workers: 2, replicas: 2, lines: 1000 };
+  const args: Args = { duration: 20, rounds: 1, connections: 8, sessions: 32, workers: 2, replicas: 2, lines: 1000 };
   for (let i = 0; i < argv.length; i += 2) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--duration') args.duration = Math.min(120, Number(v));
+    else if (k === '--rounds') args.rounds = Number(v);
     else if (k === '--connections') args.connections = Number(v);
     else if (k === '--sessions') args.sessions = Number(v);
     else if (k === '--workers') args.workers = Number(v);
@@ -103,7 +107,7 @@ interface Figure {
   failOpen: number;
 }
 
-async function runConfig(name: string, urls: string[], input: { code: string; query: string; path: string }, args: Args): Promise<Figure> {
+async function runConfig(name: string, urls: string[], input: { code: string; query: string; path: string }, args: Args, warm: boolean): Promise<Figure> {
   const autocannon = (await import('autocannon' as string)).default as (opts: object) => Promise<AutocannonResult>;
   let n = 0;
   let storeWarnings = 0;
@@ -116,13 +120,14 @@ async function runConfig(name: string, urls: string[], input: { code: string; qu
     if (text.includes('session-store-unavailable')) storeWarnings++;
     if (text.includes('"not-pruned"')) failOpen++;
   };
-  // warm up: every session read once on each replica
-  for (let s = 0; s < args.sessions; s++)
-    for (const url of urls) {
-      const res = await fetch(`${url}/v1/prune`, { method: 'POST', body: body() });
-      if (res.status !== 200) throw new Error(`warm-up got ${res.status}`);
-      await res.arrayBuffer();
-    }
+  // warm up (the first round): every session read once on each replica
+  if (warm)
+    for (let s = 0; s < args.sessions; s++)
+      for (const url of urls) {
+        const res = await fetch(`${url}/v1/prune`, { method: 'POST', body: body() });
+        if (res.status !== 200) throw new Error(`warm-up got ${res.status}`);
+        await res.arrayBuffer();
+      }
   storeWarnings = failOpen = 0;
   const per = Math.max(1, Math.round(args.connections / urls.length));
   const results = await Promise.all(
@@ -168,22 +173,32 @@ async function main(): Promise<void> {
   );
   const figures: Figure[] = [];
   try {
-    process.stderr.write('running: 1 replica, in-memory sessions\n');
     const one = await serve([], args.workers);
-    figures.push(await runConfig(`1 replica x ${args.workers} workers, in-memory sessions`, [one.url], input, args));
-    await stop(one.child);
-
-    process.stderr.write(`running: ${args.replicas} replicas, Redis sessions\n`);
     const per = Math.max(1, Math.floor(args.workers / args.replicas));
     const replicas = await Promise.all(Array.from({ length: args.replicas }, () => serve(['--session-store', `redis://127.0.0.1:${redisPort}`], per)));
-    figures.push(
-      await runConfig(
-        `${args.replicas} replicas x ${per} worker${per > 1 ? 's' : ''}, one Redis`,
-        replicas.map((r) => r.url),
-        input,
-        args,
-      ),
-    );
+    const configs = [
+      { name: `1 replica x ${args.workers} workers, in-memory sessions`, urls: [one.url] },
+      { name: `${args.replicas} replicas x ${per} worker${per > 1 ? 's' : ''}, one Redis`, urls: replicas.map((r) => r.url) },
+    ];
+    for (let round = 0; round < args.rounds; round++)
+      for (const [k, c] of configs.entries()) {
+        process.stderr.write(`round ${round + 1}: ${c.name}\n`);
+        const f = await runConfig(c.name, c.urls, input, args, round === 0);
+        const sum = figures[k];
+        if (!sum) figures.push(f);
+        else
+          figures[k] = {
+            ...sum,
+            requests: sum.requests + f.requests,
+            rps: sum.rps + f.rps,
+            p50: Math.max(sum.p50, f.p50),
+            p99: Math.max(sum.p99, f.p99),
+            errors: sum.errors + f.errors,
+            storeWarnings: sum.storeWarnings + f.storeWarnings,
+            failOpen: sum.failOpen + f.failOpen,
+          };
+      }
+    for (const f of figures) f.rps /= args.rounds;
   } finally {
     await Promise.all(children.map(stop));
   }
