@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkimError } from '../../src/core/errors.js';
 import type { SessionSnapshot } from '../../src/core/session/memory.js';
@@ -14,6 +16,7 @@ import { openRedisStore, type RedisSessionStore, type RedisStoreOptions } from '
 import { inlineRunner } from '../../src/server/runner.js';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { freePort, haveRedis, REDIS_BIN, type RedisServer, redisSkipReason, startRedis } from '../helpers/redis.js';
+import { makeWorkspace } from '../mcp/workspaceFixture.js';
 
 const SESSION = readFileSync(fileURLToPath(new URL('../../examples/playground-http_session.py', import.meta.url)), 'utf8');
 const QUESTION = 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?';
@@ -227,6 +230,44 @@ describe.skipIf(redisSkipReason !== '')('session memories in Redis, shared by re
     stores.push(store);
     return store;
   }
+
+  it('two skim mcp processes with one named session share it through the store', async () => {
+    const fx = makeWorkspace();
+    const mcp = async () => {
+      const client = new Client({ name: 'skim-redis-test', version: '0.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'mcp', '--root', fx.root],
+          cwd: ROOT,
+          env: {
+            ...(process.env as Record<string, string>),
+            SKIM_SESSION_STORE: redis.url,
+            SKIM_SESSION: 'mcp-run',
+            SKIM_SESSION_DIR: '/nonexistent/skim-sessions',
+          },
+          stderr: 'ignore',
+        }),
+      );
+      return client;
+    };
+    const [a, b] = await Promise.all([mcp(), mcp()]);
+    const read = (client: Client, q: string, compacted?: boolean) =>
+      client
+        .callTool({ name: 'read_file', arguments: { path: 'pkg/session.py', context_focus_question: q, context_compacted: compacted } })
+        .then((r) => (r as { content: Array<{ text?: string }> }).content.map((c) => c.text ?? '').join(''));
+    try {
+      const folded = /unchanged since an earlier read/;
+      expect(await read(a, 'Which proxy does a URL get?')).not.toMatch(folded);
+      expect(await read(b, 'Which proxy does an https URL get?')).toMatch(folded);
+      // compacted on B: the shared session forgets, B's read folds nothing; what B then showed folds on A
+      expect(await read(b, 'Where is the proxy bypassed?', true)).not.toMatch(folded);
+      expect(await read(a, 'Which URLs skip the proxy?')).toMatch(folded);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      fx.cleanup();
+    }
+  });
 
   it('two skim serve processes share one session', async () => {
     const start = (): Promise<{ child: ChildProcess; url: string }> => {
