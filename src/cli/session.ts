@@ -1,13 +1,14 @@
 /**
  * Session memory and the run's task for the read commands (`skim cat`, `skim grep`, `skim prune`):
- * `--session ID` / SKIM_SESSION names a session kept on disk (src/tools/sessionStore.ts),
+ * `--session ID` / SKIM_SESSION names a session kept on disk (src/tools/sessionStore.ts), or in the
+ * shared store SKIM_SESSION_STORE names (src/tools/sharedSession.ts),
  * `--task TEXT` / SKIM_TASK the run's overall task, SKIM_OUTPUT_LIMIT what the harness shows of a
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/session/outputLimit.js';
-import { beginRead, sessionDir } from '../tools/sessionStore.js';
+import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
 import { onEarlyExit } from './output.js';
 
@@ -51,7 +52,7 @@ export async function withSession<T>(flags: SessionFlags, fn: (memory: SessionMe
   const io = cliIO();
   const { env } = io;
   const id = flags.session ?? env.SKIM_SESSION;
-  const read = id && id.trim() !== '' ? await beginRead(id, warn, sessionDir(env)) : null;
+  const read = id && id.trim() !== '' ? await beginSessionRead(id, warn, env) : null;
   if (!read) return fn(undefined);
   const unregister = onEarlyExit(read.abort);
   try {

@@ -46,7 +46,9 @@ export type DiagnosticCode =
   /** A tool output came back whole: binary, or over the size ceiling. */
   | 'output-whole'
   /** A session was given but the output could not be kept in it: its markers say "not stored". */
-  | 'output-not-stored';
+  | 'output-not-stored'
+  /** The server's shared session store (Redis) could not be used: pruned without session memory, or not remembered. */
+  | 'session-store-unavailable';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
 import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
+import { beginSessionRead } from '../tools/sharedSession.js';
 import { VERSION } from '../version.js';
 import type { PruneFn } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
@@ -70,13 +71,33 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const ws = await Workspace.open(opts.root);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = new McpServer({ name: 'skim', version: VERSION });
-  // One connection is one session: what it was shown, it need not be shown again unchanged.
+  // One connection is one session: what it was shown, it need not be shown again unchanged. With
+  // a shared store (SKIM_SESSION_STORE) and a named session, the session is that one, read by read.
   const session = new SessionMemory();
-  const prune: PruneFn = (req) => opts.prune({ ...req, session, ...(opts.outputLimit ? { outputLimit: opts.outputLimit } : {}) });
+  const shared = opts.session !== undefined && process.env.SKIM_SESSION_STORE?.trim() ? opts.session : undefined;
+  const limit = opts.outputLimit ? { outputLimit: opts.outputLimit } : {};
+  /** The agent said its context was compacted: the next read of a shared session forgets first. */
+  let forgetShared = false;
+  const prune: PruneFn = async (req) => {
+    if (shared === undefined) return opts.prune({ ...req, session, ...limit });
+    const read = await beginSessionRead(shared, (msg) => log(`skim mcp: ${msg}`));
+    if (!read) return opts.prune({ ...req, ...limit });
+    try {
+      if (forgetShared) read.memory.forget();
+      forgetShared = false;
+      const result = await opts.prune({ ...req, session: read.memory, ...limit });
+      await read.commit();
+      return result;
+    } catch (err) {
+      await read.abort();
+      throw err;
+    }
+  };
   const tool = { remembers: true };
   /** The agent says its context was compacted: the session forgets what it was shown. */
   const forgetting = (compacted: boolean | undefined) => {
     if (compacted) session.forget();
+    if (compacted && shared !== undefined) forgetShared = true;
     return tool;
   };
 

@@ -7,6 +7,7 @@
 import type { OutputMemory } from '../core/output/memory.js';
 import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
 import { beginRead } from '../tools/sessionStore.js';
+import { beginSessionRead } from '../tools/sharedSession.js';
 
 export interface ShowOutputArgs {
   /** HANDLE or HANDLE:a-b, as the marker prints it. */
@@ -27,7 +28,8 @@ export type DiskOutputs = (use: (outputs: OutputMemory | undefined) => string) =
 
 export function diskOutputs(id: string, log: (line: string) => void, dir?: string): DiskOutputs {
   return async (use) => {
-    const read = await beginRead(id, (msg: string) => log(`skim mcp: ${msg}`), dir);
+    const warn = (msg: string) => log(`skim mcp: ${msg}`);
+    const read = dir === undefined ? await beginSessionRead(id, warn) : await beginRead(id, warn, dir);
     if (!read) return use(undefined);
     try {
       return await use(read.memory.outputs);

@@ -19,6 +19,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { diagnostic } from '../core/diagnostics.js';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
 import { isOutputRequest, outputRequestOf, sessionId, withFileRead } from '../core/request.js';
@@ -41,7 +42,7 @@ import {
   resultToJson,
   toSwePrunerResponse,
 } from './serialize.js';
-import { SessionStore, type SessionStoreOptions } from './sessions.js';
+import { MemorySessionStore, type SessionScope, type SessionStore, type SessionStoreOptions } from './sessions.js';
 import { contentTypeOf, listExamples, PACKAGE_ROOT, readSafeFile } from './static.js';
 
 export interface AppOptions {
@@ -64,6 +65,8 @@ export interface AppOptions {
   examplesDir?: string;
   /** Bounds of the in-memory session memories (requests with a `session` id). */
   sessions?: Partial<SessionStoreOptions>;
+  /** Where session memories live instead (e.g. Redis, shared by replicas); the caller closes it. */
+  sessionStore?: SessionStore;
 }
 
 export { DEFAULTS };
@@ -79,7 +82,7 @@ export function createApp(options: AppOptions): Hono {
   const largeInputs = maxConcurrent > 1 ? new Semaphore(maxConcurrent - 1, options.maxQueue ?? DEFAULTS.maxQueue) : null;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const publicDir = options.publicDir ?? join(PACKAGE_ROOT, 'public');
-  const sessions = new SessionStore(options.sessions);
+  const sessions = options.sessionStore ?? new MemorySessionStore(options.sessions);
   const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');
 
   /**
@@ -152,7 +155,7 @@ export function createApp(options: AppOptions): Hono {
    * runner prunes (a worker thread); fails open (the output whole) like a prune.
    */
   async function runOutput(c: Context, { req, session: id }: OutputBody): Promise<AnswerBody[]> {
-    const session = id === undefined ? undefined : sessionOf(c)(id);
+    const session = id === undefined ? undefined : await sessionOf(c)(id);
     try {
       return [
         await underLimits(c, req.text.length, async (signal) =>
@@ -203,23 +206,25 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  // What the sessions a request used recorded is counted (and the store kept in its budget) when it ends.
+  // What the sessions a request used recorded is stored when it is answered; a store that could
+  // not be used is said in the answer (a warning), never as an error.
   app.use('*', async (c, next) => {
+    let problem: string | undefined;
     try {
       await next();
     } finally {
-      const used = sessionsUsed.get(c);
-      if (used) sessions.settle(used);
+      problem = await scopes.get(c)?.end();
     }
+    if (problem) c.res = await withStoreWarning(c.res, problem);
   });
 
-  app.get('/health', (c) =>
+  app.get('/health', async (c) =>
     c.json({
       status: 'healthy',
       model_loaded: true,
       active: semaphore.active,
       waiting: semaphore.waiting,
-      sessions: { count: sessions.size, bytes: sessions.bytes },
+      sessions: await sessions.health(),
     }),
   );
 
@@ -234,20 +239,19 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  /** The sessions each request used ([id, client]), to count what they recorded when it ends. */
-  const sessionsUsed = new WeakMap<Context, Array<[string, string]>>();
+  /** The sessions each request uses, stored when it is answered. */
+  const scopes = new WeakMap<Context, SessionScope>();
 
   /** A session id of this request's client as its memory. */
   const sessionOf = (c: Context) => (id: string) => {
-    const client = sessionNamespace(c);
-    const used = sessionsUsed.get(c) ?? [];
-    used.push([id, client]);
-    sessionsUsed.set(c, used);
-    return sessions.get(id, client);
+    let scope = scopes.get(c);
+    if (!scope) scopes.set(c, (scope = sessions.scope()));
+    return scope.get(id, sessionNamespace(c));
   };
 
   /** A request body as a core request: a session id becomes that session's memory. */
-  const withSession = (c: Context, { session, ...req }: PruneRequestBody): PruneRequest => (session ? { ...req, session: sessionOf(c)(session) } : req);
+  const withSession = async (c: Context, { session, ...req }: PruneRequestBody): Promise<PruneRequest> =>
+    session ? { ...req, session: await sessionOf(c)(session) } : req;
 
   /**
    * /v1/prune and /prune. With a runner that reads bodies itself (the worker pool), the body goes to
@@ -260,7 +264,7 @@ export function createApp(options: AppOptions): Hono {
       const output = outputBodyOf(route, json);
       if (output) return jsonBody(c, ...(await runOutput(c, output)));
       const { req, session } = requestOf(route, json);
-      return jsonBody(c, await runAnswer(c, session === undefined ? req : withSession(c, { ...req, session }), route));
+      return jsonBody(c, await runAnswer(c, session === undefined ? req : await withSession(c, { ...req, session }), route));
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const started = Date.now();
@@ -286,11 +290,12 @@ export function createApp(options: AppOptions): Hono {
     const requests = sent.map(withFileRead);
     // every request is checked before any runs: a command's output (`command`, no `path`) or a prune
     const jobs = requests.map((r, i) => {
-      if (!isOutputRequest(r)) return { prune: withSession(c, r) };
+      if (!isOutputRequest(r)) return { prune: r };
       const { session, ...rest } = r;
       return { output: { req: outputRequestOf(rest, `invalid request: requests.${i}: `), session } };
     });
-    const answer = async (job: (typeof jobs)[number]): Promise<AnswerBody[]> => (job.prune ? [await runAnswer(c, job.prune, 'v1')] : runOutput(c, job.output!));
+    const answer = async (job: (typeof jobs)[number]): Promise<AnswerBody[]> =>
+      job.prune ? [await runAnswer(c, await withSession(c, job.prune), 'v1')] : runOutput(c, job.output!);
     // Reads of a session build on each other: a batch that names one runs in order.
     let results: AnswerBody[][];
     if (!requests.some((r) => r.session !== undefined)) results = await runAll(jobs, answer);
@@ -307,7 +312,9 @@ export function createApp(options: AppOptions): Hono {
     const id = parse(sessionId, c.req.param('id'));
     const text = await c.req.text();
     const { path } = parse(forgetBodySchema, text.trim() === '' ? {} : parseJsonText(text));
-    sessions.forget(id, sessionNamespace(c), path);
+    const problem = await sessions.forget(id, sessionNamespace(c), path);
+    // (not forgotten, later reads would fold lines the agent no longer has: the client must know)
+    if (problem) return errorJson(c, 503, `${problem}: the session did not forget; try again`);
     return c.json({ ok: true });
   });
 
@@ -330,12 +337,12 @@ export function createApp(options: AppOptions): Hono {
   });
 
   /** An output a session kept (`skim show HANDLE:a-b` over HTTP): all of it, or lines a-b. */
-  app.get('/v1/outputs/:handle', (c) => {
+  app.get('/v1/outputs/:handle', async (c) => {
     const id = c.req.query('session');
     if (!id) throw new SkimError('the session the output was kept in is missing: ?session=ID', 'EUSAGE');
     const { handle, range } = parseHandleSpec(c.req.param('handle'));
     const lines = c.req.query('lines');
-    const stored = findStoredOutput(sessionOf(c)(id).outputs, handle, `session ${id}`);
+    const stored = findStoredOutput((await sessionOf(c)(id)).outputs, handle, `session ${id}`);
     const shown = storedLines(stored, lines === undefined ? range : parseLineRange(lines));
     return c.json({ handle, command: stored.command, ...shown });
   });
@@ -472,6 +479,29 @@ export const CLIENT_KEY_HEADER = 'x-skim-client';
 function sessionNamespace(c: Context): string {
   const key = c.req.header(CLIENT_KEY_HEADER);
   return key ? `key:${key}` : `addr:${clientAddress(c)}`;
+}
+
+/**
+ * The answer with the session store's problem added as a `session-store-unavailable` warning (to
+ * each result of a batch), and named in the X-Skim-Warning header. Only answers of a request whose
+ * store failed are read again: the cost falls on the degraded case.
+ */
+async function withStoreWarning(res: Response, problem: string): Promise<Response> {
+  const headers = new Headers(res.headers);
+  headers.set('x-skim-warning', 'session-store-unavailable');
+  if (!(headers.get('content-type') ?? '').startsWith('application/json')) return new Response(res.body, { status: res.status, headers });
+  const body = JSON.parse(await res.text()) as Record<string, unknown>;
+  const d = diagnostic('session-store-unavailable', problem);
+  const add = (r: unknown) => {
+    if (typeof r !== 'object' || r === null) return;
+    const o = r as { warnings?: unknown; diagnostics?: unknown };
+    o.warnings = [...(Array.isArray(o.warnings) ? o.warnings : []), d.message];
+    if (Array.isArray(o.diagnostics)) o.diagnostics.push(d);
+  };
+  if (Array.isArray(body.results)) body.results.forEach(add);
+  else add(body);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: res.status, headers });
 }
 
 function errMessage(err: unknown): string {

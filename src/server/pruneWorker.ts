@@ -105,8 +105,8 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     const reply: WorkerReply = {
       id: msg.id,
       ...(json ? { json } : { result }),
-      // (its copy holds only the files this read names (or the session's outputs), and what the request recorded)
-      ...(session ? { memory: session.snapshot() } : {}),
+      // (what its copy of the session recorded: the main thread applies it to the session)
+      ...(session ? { changes: session.changes() } : {}),
     };
     // (a small Buffer may sit in a shared pool: copy those, transfer only a buffer of its own)
     const own = json && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;

@@ -25,7 +25,12 @@ export interface PruneRunner {
    * request's time limit, and the main thread only moves bytes. `sessionOf` gives the memory of a
    * session the body names. A body the client has to fix rejects with a SkimError. Optional.
    */
-  answerRaw?(body: Uint8Array, route: AnswerFormat, sessionOf: (id: string) => SessionMemory, signal?: AbortSignal): Promise<AnswerBody>;
+  answerRaw?(
+    body: Uint8Array,
+    route: AnswerFormat,
+    sessionOf: (id: string) => SessionMemory | Promise<SessionMemory>,
+    signal?: AbortSignal,
+  ): Promise<AnswerBody>;
   /**
    * Prune a command's output (pruneOutput) with the session's output memory and return its
    * answer's JSON body (serialize.ts outputAnswerJson), where the pruning runs. Optional: without

@@ -1,13 +1,41 @@
 /**
- * The server's session memories: one SessionMemory per session id of a client, in this process
- * only (never written to disk). Bounded in bytes, whatever ids and bodies arrive: all sessions
+ * Where the server keeps session memories: the SessionStore interface, and its in-process
+ * implementation (MemorySessionStore; ./redisSessions.ts keeps them in Redis, shared by replicas).
+ *
+ * A request uses sessions through a SessionScope: `get` gives the memory to prune with, `end`
+ * stores what the request's reads recorded once it is answered. A store that cannot be used
+ * costs only the memory: `get` then gives an empty memory and the scope reports a problem,
+ * which the server adds to the answer as a `session-store-unavailable` warning.
+ */
+import { DEFAULT_SESSION_LIMITS, SessionMemory } from '../core/session/memory.js';
+
+export interface SessionStore {
+  /** "memory" or "redis". */
+  readonly kind: string;
+  /** The sessions of one request. */
+  scope(): SessionScope;
+  /** Forget what session `id` of `client` was shown (of `path`, or all); resolves to a problem, if the store had one. */
+  forget(id: string, client: string, path?: string): Promise<string | undefined>;
+  /** What /health shows of the store. */
+  health(): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface SessionScope {
+  /** The memory of session `id` of `client` for this request (the same one for every call). */
+  get(id: string, client: string): Promise<SessionMemory>;
+  /** The request is answered: store what its sessions recorded. Resolves to a problem, if the store had one this request. */
+  end(): Promise<string | undefined>;
+}
+
+/**
+ * The server's session memories in this process only (never written to disk): one SessionMemory
+ * per session id of a client. Bounded in bytes, whatever ids and bodies arrive: all sessions
  * together hold at most `maxBytes` (estimated, SessionMemory.size.bytes; the least recently used
  * session goes first), one session at most `maxSessionBytes` (its oldest files go first), and a
  * session unused for `idleMs` is forgotten. A session forgotten early only costs folding: its next
  * read is shown whole.
  */
-import { DEFAULT_SESSION_LIMITS, SessionMemory } from '../core/session/memory.js';
-
 export interface SessionStoreOptions {
   /** Estimated bytes all session memories may hold together. */
   maxBytes: number;
@@ -15,6 +43,9 @@ export interface SessionStoreOptions {
   maxSessionBytes: number;
   idleMs: number;
 }
+
+/** The prefix of every key a shared store writes. */
+export const DEFAULT_SESSION_PREFIX = 'skim:';
 
 export const DEFAULT_SESSION_STORE: SessionStoreOptions = { maxBytes: 256 * 2 ** 20, maxSessionBytes: 32 * 2 ** 20, idleMs: 60 * 60 * 1000 };
 
@@ -28,7 +59,8 @@ interface Entry {
   bytes: number;
 }
 
-export class SessionStore {
+export class MemorySessionStore implements SessionStore {
+  readonly kind = 'memory';
   /** Map order is recency order: the least recently used first. */
   private readonly sessions = new Map<string, Entry>();
   private total = 0;
@@ -75,10 +107,32 @@ export class SessionStore {
     const keys = used ? Array.from(used, ([id, client]) => `${client}\u0000${id}`) : [...this.sessions.keys()];
     for (const key of keys) {
       const entry = this.sessions.get(key);
-      if (entry) this.measure(key, entry);
+      if (!entry) continue;
+      entry.memory.clearChanges(); // the memory is the session itself: nothing to hand on
+      this.measure(key, entry);
     }
     this.evict();
   }
+
+  scope(): SessionScope {
+    const used: Array<[string, string]> = [];
+    return {
+      get: async (id, client) => {
+        used.push([id, client]);
+        return this.get(id, client);
+      },
+      end: async () => {
+        this.settle(used);
+        return undefined;
+      },
+    };
+  }
+
+  async health(): Promise<Record<string, unknown>> {
+    return { store: this.kind, count: this.size, bytes: this.bytes };
+  }
+
+  async close(): Promise<void> {}
 
   /** The memory of a session still held, without counting it as a use (for inspection). */
   peek(id: string, client = ''): SessionMemory | undefined {
@@ -86,11 +140,12 @@ export class SessionStore {
   }
 
   /** Forget what session `id` of `client` was shown (of `path`, or all); an unknown id is left unknown. */
-  forget(id: string, client = '', path?: string): void {
+  async forget(id: string, client = '', path?: string): Promise<undefined> {
     const key = `${client}\u0000${id}`;
     const entry = this.sessions.get(key);
     if (!entry) return;
     entry.memory.forget(path);
+    entry.memory.clearChanges();
     this.measure(key, entry);
   }
 

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { errorFromWire } from '../core/errors.js';
 import type { OutputWireRequest } from '../core/request.js';
-import type { SessionMemory, SessionSnapshot } from '../core/session/memory.js';
+import type { SessionChanges, SessionMemory, SessionSnapshot } from '../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
@@ -24,7 +24,7 @@ export interface WorkerPoolOptions {
 
 interface Pending {
   /** The worker asks for the session's memory of these files (of the session a raw body names), and its outputs for an output. */
-  memoryFor: (paths: string[], sessionId?: string, outputs?: boolean) => void;
+  memoryFor: (paths: string[], sessionId?: string, outputs?: boolean) => void | Promise<void>;
   resolve: (reply: WorkerReply) => void;
   reject: (e: Error) => void;
 }
@@ -52,7 +52,7 @@ export interface WorkerMemory {
   memory: SessionSnapshot;
 }
 
-/** From a worker: the files its read names (then it waits for WorkerMemory); or the result and what its copy of the session now holds; or an error. */
+/** From a worker: the files its read names (then it waits for WorkerMemory); or the result and what its copy of the session recorded; or an error. */
 export interface WorkerReply {
   id: number;
   paths?: string[];
@@ -63,7 +63,7 @@ export interface WorkerReply {
   result?: PruneResult;
   /** The answer's JSON body as UTF-8 (transferred, not copied), when the request named a format. */
   json?: Uint8Array;
-  memory?: SessionSnapshot;
+  changes?: SessionChanges;
   error?: string;
   /** With `error`: its SkimError code, when it was one (a request the client has to fix, ...). */
   code?: string;
@@ -123,7 +123,11 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       const p = slot.pending.get(msg.id);
       if (!p) return;
       if (msg.paths) {
-        p.memoryFor(msg.paths, msg.sessionId, msg.outputs);
+        // (a session that could not be had: the worker prunes without memory)
+        void Promise.resolve(p.memoryFor(msg.paths, msg.sessionId, msg.outputs)).catch(() => {
+          const none: WorkerMemory = { id: msg.id, memory: { files: [] } };
+          slot.worker.postMessage(none);
+        });
         return;
       }
       slot.pending.delete(msg.id);
@@ -180,7 +184,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
   type Job =
     | { req: PruneRequest; format?: AnswerFormat }
     | { output: OutputWireRequest; session?: SessionMemory }
-    | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory };
+    | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory | Promise<SessionMemory> };
 
   /** One job for an idle worker; its reply once the worker answers (or a rejection at abort). */
   async function dispatch(job: Job, signal: AbortSignal | undefined): Promise<WorkerReply> {
@@ -202,8 +206,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       slot.pending.set(id, {
-        memoryFor: (paths, sessionId, outputs) => {
-          if (sessionId !== undefined && 'sessionOf' in job) session = job.sessionOf(sessionId);
+        memoryFor: async (paths, sessionId, outputs) => {
+          // (a shared store loads the session first: the worker waits for it, within the request's time limit)
+          if (sessionId !== undefined && 'sessionOf' in job) session = await job.sessionOf(sessionId);
+          if (!slot.pending.has(id)) return; // aborted meanwhile
           const files = session!.snapshotOf(paths);
           const reply: WorkerMemory = { id, memory: outputs ? { ...files, outputs: session!.outputs.snapshot() } : files };
           slot.worker.postMessage(reply);
@@ -211,8 +217,8 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
         resolve: (reply) => {
           signal?.removeEventListener('abort', onAbort);
           release(slot);
-          // what the worker's copy of the session recorded goes back into the session
-          if (reply.memory) session?.merge(reply.memory);
+          // what the worker's copy of the session recorded goes into the session
+          if (reply.changes) session?.applyChanges(reply.changes);
           resolve(reply);
         },
         reject: (e) => {

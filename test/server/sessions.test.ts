@@ -1,7 +1,7 @@
 /** The server's session store: bounded in bytes and idle time, sessions namespaced per client. */
 import { describe, expect, it } from 'vitest';
 import { FILE_BYTES, LINE_BYTES, type SessionMemory } from '../../src/core/session/memory.js';
-import { SessionStore } from '../../src/server/sessions.js';
+import { MemorySessionStore } from '../../src/server/sessions.js';
 
 /** Bytes of a session counted from what it holds (its snapshot), not from its own counters. */
 function countedBytes(id: string, client: string, memory: SessionMemory): number {
@@ -24,10 +24,10 @@ function rng(seed: number): () => number {
   };
 }
 
-describe('SessionStore', () => {
+describe('MemorySessionStore', () => {
   it('gives each id its own memory and keeps it while used; an idle one is forgotten', () => {
     let t = 0;
-    const store = new SessionStore({ idleMs: 100 }, () => t);
+    const store = new MemorySessionStore({ idleMs: 100 }, () => t);
     const a = store.get('a');
     a.recordLines('x.py', [[1, 'x']]);
     expect(store.get('a')).toBe(a);
@@ -38,7 +38,7 @@ describe('SessionStore', () => {
   });
 
   it('the same id of two clients is two sessions', () => {
-    const store = new SessionStore();
+    const store = new MemorySessionStore();
     const mine = store.get('run', 'key:alice');
     mine.recordLines('secret.py', [[1, 'password = "hunter2"']]);
     const theirs = store.get('run', 'key:mallory');
@@ -49,7 +49,7 @@ describe('SessionStore', () => {
 
   it('holds at most maxBytes whatever ids and lines arrive, counted from the sessions it holds', () => {
     const maxBytes = 200_000;
-    const store = new SessionStore({ maxBytes, maxSessionBytes: 50_000 });
+    const store = new MemorySessionStore({ maxBytes, maxSessionBytes: 50_000 });
     const random = rng(7);
     const ids: string[] = [];
     let peak = 0;
@@ -77,7 +77,7 @@ describe('SessionStore', () => {
   });
 
   it('a session is counted when the request that used it ends, even when other requests ended meanwhile', () => {
-    const store = new SessionStore();
+    const store = new MemorySessionStore();
     const memory = store.get('a', 'c');
     store.settle([]); // another request (say /health) ended while this one ran
     memory.recordLines('x.py', [[1, 'x'.repeat(1000)]]);
@@ -86,7 +86,7 @@ describe('SessionStore', () => {
   });
 
   it('one session holds at most maxSessionBytes: its oldest files go first', () => {
-    const store = new SessionStore({ maxBytes: 1_000_000, maxSessionBytes: 20_000 });
+    const store = new MemorySessionStore({ maxBytes: 1_000_000, maxSessionBytes: 20_000 });
     const memory = store.get('big');
     for (let f = 0; f < 20; f++) {
       memory.recordLines(

@@ -7,8 +7,8 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
-import { DEFAULT_SESSION_STORE } from '../../server/sessions.js';
-import { action, cliLog, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
+import { DEFAULT_SESSION_PREFIX, DEFAULT_SESSION_STORE, type SessionStore } from '../../server/sessions.js';
+import { action, cliIO, cliLog, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
 import { whenParentExits } from '../parentWatch.js';
 
 interface ServeOptions {
@@ -19,6 +19,9 @@ interface ServeOptions {
   maxBody: number;
   maxQueue: number;
   sessionMemory: number;
+  sessionStore?: string;
+  sessionTtl: number;
+  sessionPrefix: string;
   scorer?: string;
   model?: string;
   quiet?: boolean;
@@ -41,6 +44,12 @@ export function registerServe(program: Command): void {
       numberOption(numberIn(1)),
       DEFAULT_SESSION_STORE.maxBytes / 2 ** 20,
     )
+    .option(
+      '--session-store <url>',
+      'keep session memories in Redis, shared by replicas: redis://HOST:PORT[/DB] (default: $SKIM_SESSION_STORE, else in this process)',
+    )
+    .option('--session-ttl <seconds>', 'a session unused this long is forgotten', numberOption(intAtLeast(1)), DEFAULT_SESSION_STORE.idleMs / 1000)
+    .option('--session-prefix <prefix>', 'with --session-store: the prefix of every key written', DEFAULT_SESSION_PREFIX)
     .option('-q, --quiet', 'do not log requests');
   scorerOptions(command).action(action((opts: ServeOptions) => serveCommand(opts)));
 }
@@ -54,6 +63,9 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     import('../../server/runner.js'),
     import('../../server/workerPool.js'),
   ]);
+  const log = (line: string) => cliLog().info(line);
+  // A wrong store URL, or one not reachable, fails here (exit 64), before anything starts.
+  const sessionStore = await openSessionStore(opts, log);
   const pruner = prunerFor(opts);
   // Resolve the scorer now: a bad --model-dir fails at start, not on the first request.
   const scorer = await pruner.scorer();
@@ -61,14 +73,14 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     opts.workers > 0
       ? createWorkerPool({ size: opts.workers, scorer: opts.scorer === 'heuristic' ? 'heuristic' : 'learned', modelDir: opts.model })
       : inlineRunner(pruner);
-  const log = (line: string) => cliLog().info(line);
   const app = createApp({
     runner,
     timeoutMs: opts.timeout,
     maxBodyBytes: opts.maxBody,
     maxQueue: opts.maxQueue,
     maxConcurrent: Math.max(1, opts.workers),
-    sessions: sessionBudget(opts.sessionMemory * 2 ** 20),
+    sessions: { ...sessionBudget(opts.sessionMemory * 2 ** 20), idleMs: opts.sessionTtl * 1000 },
+    sessionStore,
     model: scorer.name,
     languages: grammarLanguages,
     log: opts.quiet ? (line) => (line.startsWith('skim serve:') ? log(line) : undefined) : log,
@@ -78,11 +90,13 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     listening = await listen(app, opts.host, opts.port);
   } catch (err) {
     await runner.close();
+    await sessionStore?.close();
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is already in use` : e.message;
     throw new SkimError(`cannot listen on ${opts.host}:${opts.port}: ${why}`, 'EUSAGE');
   }
-  log(`skim serve: listening on ${listening.url} (scorer ${scorer.name}, ${runner.kind}); playground at ${listening.url}/`);
+  const where = sessionStore ? `, sessions in ${String((await sessionStore.health()).url)}` : '';
+  log(`skim serve: listening on ${listening.url} (scorer ${scorer.name}, ${runner.kind}${where}); playground at ${listening.url}/`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -91,6 +105,7 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     log(`skim serve: ${signal === 'parent exited' ? 'the parent process exited' : `${signal} received`}, finishing in-flight requests`);
     await listening.close(5000);
     await runner.close();
+    await sessionStore?.close();
     log('skim serve: stopped');
     process.exit(0);
   };
@@ -98,6 +113,15 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGHUP', () => void stop('SIGHUP')); // its terminal closed
   whenParentExits(() => void stop('parent exited'));
+}
+
+/** The shared session store the options or SKIM_SESSION_STORE name (none: sessions in this process). */
+async function openSessionStore(opts: ServeOptions, log: (line: string) => void): Promise<SessionStore | undefined> {
+  const url = opts.sessionStore ?? cliIO().env.SKIM_SESSION_STORE;
+  if (!url) return undefined;
+  const { openRedisStore } = await import('../../server/redisSessions.js');
+  const { maxSessionBytes } = sessionBudget(opts.sessionMemory * 2 ** 20);
+  return openRedisStore({ url, prefix: opts.sessionPrefix, ttlMs: opts.sessionTtl * 1000, maxSessionBytes }, log);
 }
 
 /** The session budget and one session's share of it: a quarter, at most the default 32 MiB. */

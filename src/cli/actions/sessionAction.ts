@@ -19,8 +19,8 @@ export function registerSession(program: Command): void {
       action(async (id: string | undefined, flags: { path?: string }) => {
         const session = id ?? process.env.SKIM_SESSION;
         if (!session || session.trim() === '') throw new SkimError('name the session to forget: skim session forget ID (or set SKIM_SESSION)', 'EUSAGE');
-        const { forgetShown } = await import('../../tools/sessionStore.js');
-        return (await forgetShown(session, flags.path, warn)) ? 0 : 1;
+        const { forgetSessionShown } = await import('../../tools/sharedSession.js');
+        return (await forgetSessionShown(session, flags.path, warn)) ? 0 : 1;
       }),
     );
 }

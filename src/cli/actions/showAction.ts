@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { findStoredOutput, parseHandleSpec, storedLines } from '../../core/output/stored.js';
-import { beginRead, sessionDir } from '../../tools/sessionStore.js';
+import { beginSessionRead } from '../../tools/sharedSession.js';
 import { action, cliIO, warn, writeOut } from '../io.js';
 
 interface ShowFlags {
@@ -30,7 +30,7 @@ export function registerShow(program: Command): void {
         if (!id) throw new SkimError('no session: name the one the output was kept in (--session ID or SKIM_SESSION)', 'EUSAGE');
         const server = nonEmpty(flags.server) ?? nonEmpty(cliIO().env.SKIM_SERVER);
         if (server) return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
-        const read = await beginRead(id, warn, sessionDir(cliIO().env));
+        const read = await beginSessionRead(id, warn, cliIO().env);
         if (!read) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
         try {
           const stored = findStoredOutput(read.memory.outputs, handle, `session ${id}`);

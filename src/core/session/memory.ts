@@ -300,17 +300,34 @@ export class SessionMemory {
     };
   }
 
-  /** Apply what another copy recorded (its changes()) on top of this memory. */
+  /**
+   * Apply what another copy recorded (its changes()) on top of this memory. They count among this
+   * copy's changes too: a copy that took in a worker's read hands both on to the store it came from.
+   */
   applyChanges(c: SessionChanges): void {
-    if (c.forgetAll) {
-      for (const p of [...this.files.keys()]) this.drop(p);
-      this.outputs.forgetShown();
+    if (c.forgetAll) this.forget();
+    for (const p of c.forget) this.forget(p);
+    for (const [path, lines, reads] of c.files) {
+      this.recordLines(path, lines).reads += reads;
+      this.changedFile(path).reads += reads;
     }
-    for (const p of c.forget) this.drop(this.keyOf(p));
-    for (const [path, lines, reads] of c.files) this.store(path, lines).reads += reads;
     this.reads += c.reads;
-    for (const key of c.recent) this.noteKey(key);
+    this.changed.reads += c.reads;
+    for (const key of c.recent) {
+      this.noteKey(key);
+      this.changed.recent.push(key);
+    }
     if (c.outputs) this.outputs.merge(c.outputs);
+  }
+
+  /** Start counting changes afresh (the memory is the stored session itself: nothing to hand on). */
+  clearChanges(): void {
+    const c = this.changed;
+    c.forgetAll = false;
+    c.forget.clear();
+    c.files.clear();
+    c.reads = 0;
+    c.recent = [];
   }
 
   private changedFile(path: string): { lines: Map<number, string>; reads: number } {

@@ -133,4 +133,26 @@ describe('session memory', () => {
     expect(back.hasSeen('x/y.py', 3, 'a = 1')).toBe(true);
     expect(normalizeSessionPath('./././a\\b.py')).toBe('a/b.py');
   });
+
+  it("a copy's changes applied to another copy count among that copy's changes, forgets included", () => {
+    const stored = new SessionMemory();
+    stored.recordLines('a.py', [[1, 'old = 1']]);
+    stored.noteRead('a.py');
+    // a request's copy of the session, and a worker's copy of that copy
+    const copy = SessionMemory.fromSnapshot(stored.snapshot());
+    const worker = SessionMemory.fromSnapshot(copy.snapshot());
+    worker.forget('a.py');
+    worker.recordLines('b.py', [[2, 'b = 2']]);
+    worker.noteRead('b.py', 'k1');
+    copy.applyChanges(worker.changes());
+    expect(copy.hasSeen('a.py', 1, 'old = 1')).toBe(false);
+    // what the copy hands on to the store takes all of it to the session as it is there
+    stored.applyChanges(copy.changes());
+    expect(stored.hasSeen('a.py', 1, 'old = 1')).toBe(false);
+    expect(stored.hasSeen('b.py', 2, 'b = 2')).toBe(true);
+    expect(stored.readCount).toBe(2);
+    expect(stored.hasRead('k1')).toBe(true);
+    copy.clearChanges();
+    expect(copy.changes()).toMatchObject({ forgetAll: false, forget: [], files: [], reads: 0, recent: [] });
+  });
 });
