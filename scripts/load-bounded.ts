@@ -215,10 +215,17 @@ function startServer(opts: BoundedLoadOptions): Promise<{ url: string; child: Ch
       reject(new Error(`skim serve did not start within 60 s: ${err}`));
     }, 60_000);
     child.stderr!.setEncoding('utf8');
+    let started = false;
     child.stderr!.on('data', (chunk: string) => {
+      if (started) {
+        // the server's own account of a stalled main thread, as it happens
+        for (const line of chunk.split('\n')) if (line.includes('event loop held')) opts.log?.(`${new Date().toISOString().slice(11, 23)} ${line}`);
+        return;
+      }
       err += chunk;
       const m = /listening on (http:\/\/[^\s]+)/.exec(err);
       if (m) {
+        started = true;
         clearTimeout(timer);
         resolvePromise({ url: m[1]!, child });
       }
@@ -287,7 +294,9 @@ const once = () => new Promise((resolve) => {
     let body = '';
     res.on('data', (d) => { body += d; });
     res.on('end', () => {
-      if (res.statusCode === 200) lat.push(performance.now() - t0); else failed++;
+      const ms = performance.now() - t0;
+      if (res.statusCode === 200) lat.push(ms); else failed++;
+      if (ms >= workerData.slowMs) parentPort.postMessage({ slow: ms, at: new Date(Date.now() - ms).toISOString().slice(11, 23) });
       try {
         const s = JSON.parse(body).sessions;
         if (s) { sessionBytesMax = Math.max(sessionBytesMax, s.bytes); sessionsMax = Math.max(sessionsMax, s.count); }
@@ -343,8 +352,14 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
       `warmed up (RSS ${rssWarmMb.toFixed(0)} MiB); load for ${opts.duration} s: ${opts.connections} connections + 1 bomb client + memory attack + ${slowClients} slow clients + ${opts.idle} idle connections + /health every 50 ms`,
     );
 
-    const probe = new Worker(PROBE, { eval: true, workerData: { url, everyMs: 50 } });
-    const probeDone = new Promise<{ lat: number[]; failed: number; sessionBytesMax: number; sessionsMax: number }>((r) => probe.once('message', r));
+    const probe = new Worker(PROBE, { eval: true, workerData: { url, everyMs: 50, slowMs: opts.healthLimitMs } });
+    type ProbeMessage = { slow: number; at: string } | { lat: number[]; failed: number; sessionBytesMax: number; sessionsMax: number };
+    const probeDone = new Promise<Extract<ProbeMessage, { lat: number[] }>>((r) =>
+      probe.on('message', (m: ProbeMessage) => {
+        if ('slow' in m) log(`${m.at} /health took ${m.slow.toFixed(0)} ms`);
+        else r(m);
+      }),
+    );
     let rssMaxMb = rssWarmMb;
     const rssTimer = setInterval(() => {
       rssMaxMb = Math.max(rssMaxMb, rssMb(child.pid!));
