@@ -47,7 +47,7 @@ export function watchStalls(server: Server, log: (line: string) => void, options
   server.on('connection', onConnection);
   const gc = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      if (e.duration >= 10) note(`gc ${GC_KINDS[((e as { detail?: { kind?: number } }).detail)?.kind ?? 0] ?? ''} ${e.duration.toFixed(0)} ms`, e.startTime);
+      if (e.duration >= 10) note(`gc ${GC_KINDS[(e as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? ''} ${e.duration.toFixed(0)} ms`, e.startTime);
     }
   });
   gc.observe({ entryTypes: ['gc'] });
