@@ -4,8 +4,10 @@
  *
  *   npx tsx scripts/load-bounded.ts [--duration 15] [--connections 4] [--bomb-mb 5] [--timeout 10000]
  *                                   [--workers 2] [--session-mb 16] [--attack-mb 1] [--idle 20000]
- *                                   [--slow-clients N] [--file F --query Q] [--json OUT] [--server-root DIR]
+ *                                   [--slow-clients N] [--file F --query Q] [--json OUT] [--server-root DIR] [--from-source]
  *
+ * The server is the built one (bin/skim.js: `npm run build` first), as users run it; --from-source
+ * (or a checkout without dist/) runs src/ through tsx instead.
  * Starts `skim serve` as a child process on 127.0.0.1 (an ephemeral port, --session-memory
  * --session-mb), warms it up, then for --duration seconds at once, each kind of client from its own
  * loopback address (the server shares its workers per client address):
@@ -31,7 +33,7 @@
  * stops by itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
@@ -76,6 +78,8 @@ export interface BoundedLoadOptions {
   scorer?: 'heuristic' | 'learned';
   /** The checkout whose `skim serve` to run (default: this one), e.g. an older version to compare. */
   serverRoot?: string;
+  /** Run the server from src/ through tsx even when dist/ is built. */
+  fromSource?: boolean;
   log?: (line: string) => void;
 }
 
@@ -198,10 +202,17 @@ function loadInput(opts: BoundedLoadOptions): { code: string; query: string; pat
   }
 }
 
-/** `skim serve` from the sources, on an ephemeral loopback port; resolves with its URL. */
+/**
+ * `skim serve` as users run it (bin/skim.js, the built dist/), else from the sources through tsx
+ * (whose source maps make every error's stack trace, such as a timed-out connection's, cost more);
+ * on an ephemeral loopback port; resolves with its URL.
+ */
 function startServer(opts: BoundedLoadOptions): Promise<{ url: string; child: ChildProcess }> {
   const root = opts.serverRoot ?? ROOT;
-  const args = ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), 'serve', '--host', '127.0.0.1', '--port', '0'];
+  const built = !opts.fromSource && existsSync(join(root, 'dist', 'cli', 'main.js'));
+  opts.log?.(`skim serve from ${built ? `${root}/dist (npm run build)` : `${root}/src (tsx)`}`);
+  const entry = built ? [join(root, 'bin', 'skim.js')] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
+  const args = [...entry, 'serve', '--host', '127.0.0.1', '--port', '0'];
   args.push('--workers', String(opts.workers), '--timeout', String(opts.timeoutMs), '--quiet');
   if (!opts.serverRoot) args.push('--session-memory', String(opts.sessionMb));
   if (opts.scorer) args.push('--scorer', opts.scorer);
@@ -611,6 +622,10 @@ function parseArgs(argv: string[]): Partial<BoundedLoadOptions> & { json?: strin
   };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
+    if (k === '--from-source') {
+      out.fromSource = true;
+      continue;
+    }
     if (k === '--duration') out.duration = Math.min(120, num(v, k));
     else if (k === '--connections') out.connections = num(v, k);
     else if (k === '--bomb-mb') out.bombMb = Math.min(7.5, num(v, k));
