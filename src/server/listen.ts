@@ -52,7 +52,8 @@ export function listen(app: Hono, host: string, port: number, limits: Partial<Co
         hostname: host,
         port,
         serverOptions: {
-          headersTimeout: l.headersTimeoutMs,
+          // (one check later than the connections' own timers, which close a first request's connection without node's check)
+          headersTimeout: Math.min(l.headersTimeoutMs + l.checkEveryMs, l.requestTimeoutMs),
           requestTimeout: l.requestTimeoutMs,
           keepAliveTimeout: l.keepAliveTimeoutMs,
           connectionsCheckingInterval: l.checkEveryMs,
