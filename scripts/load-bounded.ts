@@ -4,8 +4,10 @@
  *
  *   npx tsx scripts/load-bounded.ts [--duration 15] [--connections 4] [--bomb-mb 5] [--timeout 10000]
  *                                   [--workers 2] [--session-mb 16] [--attack-mb 1] [--idle 20000]
- *                                   [--slow-clients N] [--file F --query Q] [--json OUT] [--server-root DIR]
+ *                                   [--slow-clients N] [--file F --query Q] [--json OUT] [--server-root DIR] [--from-source]
  *
+ * The server is the built one (bin/skim.js: `npm run build` first), as users run it; --from-source
+ * (or a checkout without dist/) runs src/ through tsx instead.
  * Starts `skim serve` as a child process on 127.0.0.1 (an ephemeral port, --session-memory
  * --session-mb), warms it up, then for --duration seconds at once, each kind of client from its own
  * loopback address (the server shares its workers per client address):
@@ -31,7 +33,7 @@
  * stops by itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
@@ -76,6 +78,8 @@ export interface BoundedLoadOptions {
   scorer?: 'heuristic' | 'learned';
   /** The checkout whose `skim serve` to run (default: this one), e.g. an older version to compare. */
   serverRoot?: string;
+  /** Run the server from src/ through tsx even when dist/ is built. */
+  fromSource?: boolean;
   log?: (line: string) => void;
 }
 
@@ -198,10 +202,17 @@ function loadInput(opts: BoundedLoadOptions): { code: string; query: string; pat
   }
 }
 
-/** `skim serve` from the sources, on an ephemeral loopback port; resolves with its URL. */
+/**
+ * `skim serve` as users run it (bin/skim.js, the built dist/), else from the sources through tsx
+ * (whose source maps make every error's stack trace, such as a timed-out connection's, cost more);
+ * on an ephemeral loopback port; resolves with its URL.
+ */
 function startServer(opts: BoundedLoadOptions): Promise<{ url: string; child: ChildProcess }> {
   const root = opts.serverRoot ?? ROOT;
-  const args = ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), 'serve', '--host', '127.0.0.1', '--port', '0'];
+  const built = !opts.fromSource && existsSync(join(root, 'dist', 'cli', 'main.js'));
+  opts.log?.(`skim serve from ${built ? `${root}/dist (npm run build)` : `${root}/src (tsx)`}`);
+  const entry = built ? [join(root, 'bin', 'skim.js')] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
+  const args = [...entry, 'serve', '--host', '127.0.0.1', '--port', '0'];
   args.push('--workers', String(opts.workers), '--timeout', String(opts.timeoutMs), '--quiet');
   if (!opts.serverRoot) args.push('--session-memory', String(opts.sessionMb));
   if (opts.scorer) args.push('--scorer', opts.scorer);
@@ -215,10 +226,17 @@ function startServer(opts: BoundedLoadOptions): Promise<{ url: string; child: Ch
       reject(new Error(`skim serve did not start within 60 s: ${err}`));
     }, 60_000);
     child.stderr!.setEncoding('utf8');
+    let started = false;
     child.stderr!.on('data', (chunk: string) => {
+      if (started) {
+        // the server's own account of a stalled main thread, as it happens
+        for (const line of chunk.split('\n')) if (line.includes('event loop held')) opts.log?.(`${new Date().toISOString().slice(11, 23)} ${line}`);
+        return;
+      }
       err += chunk;
       const m = /listening on (http:\/\/[^\s]+)/.exec(err);
       if (m) {
+        started = true;
         clearTimeout(timer);
         resolvePromise({ url: m[1]!, child });
       }
@@ -287,7 +305,9 @@ const once = () => new Promise((resolve) => {
     let body = '';
     res.on('data', (d) => { body += d; });
     res.on('end', () => {
-      if (res.statusCode === 200) lat.push(performance.now() - t0); else failed++;
+      const ms = performance.now() - t0;
+      if (res.statusCode === 200) lat.push(ms); else failed++;
+      if (ms >= workerData.slowMs) parentPort.postMessage({ slow: ms, at: new Date(Date.now() - ms).toISOString().slice(11, 23) });
       try {
         const s = JSON.parse(body).sessions;
         if (s) { sessionBytesMax = Math.max(sessionBytesMax, s.bytes); sessionsMax = Math.max(sessionsMax, s.count); }
@@ -343,8 +363,14 @@ export async function runBoundedLoad(options: Partial<BoundedLoadOptions> = {}):
       `warmed up (RSS ${rssWarmMb.toFixed(0)} MiB); load for ${opts.duration} s: ${opts.connections} connections + 1 bomb client + memory attack + ${slowClients} slow clients + ${opts.idle} idle connections + /health every 50 ms`,
     );
 
-    const probe = new Worker(PROBE, { eval: true, workerData: { url, everyMs: 50 } });
-    const probeDone = new Promise<{ lat: number[]; failed: number; sessionBytesMax: number; sessionsMax: number }>((r) => probe.once('message', r));
+    const probe = new Worker(PROBE, { eval: true, workerData: { url, everyMs: 50, slowMs: opts.healthLimitMs } });
+    type ProbeMessage = { slow: number; at: string } | { lat: number[]; failed: number; sessionBytesMax: number; sessionsMax: number };
+    const probeDone = new Promise<Extract<ProbeMessage, { lat: number[] }>>((r) =>
+      probe.on('message', (m: ProbeMessage) => {
+        if ('slow' in m) log(`${m.at} /health took ${m.slow.toFixed(0)} ms`);
+        else r(m);
+      }),
+    );
     let rssMaxMb = rssWarmMb;
     const rssTimer = setInterval(() => {
       rssMaxMb = Math.max(rssMaxMb, rssMb(child.pid!));
@@ -596,6 +622,10 @@ function parseArgs(argv: string[]): Partial<BoundedLoadOptions> & { json?: strin
   };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
+    if (k === '--from-source') {
+      out.fromSource = true;
+      continue;
+    }
     if (k === '--duration') out.duration = Math.min(120, num(v, k));
     else if (k === '--connections') out.connections = num(v, k);
     else if (k === '--bomb-mb') out.bombMb = Math.min(7.5, num(v, k));

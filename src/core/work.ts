@@ -10,6 +10,8 @@ export const work = {
   parsedChars: 0,
   /** Pair ranks scanned by byte-pair merging (o200k mergeCount): quadratic in a pre-token's length. */
   bpeSteps: 0,
+  /** Bytes of HTTP request bodies decoded to text (the server's bodyText): a body read on the main thread shows here. */
+  bodyBytesRead: 0,
 };
 
 export type WorkCounts = typeof work;
@@ -21,5 +23,10 @@ export function workSnapshot(): WorkCounts {
 
 /** What was counted since `before`. */
 export function workSince(before: WorkCounts): WorkCounts {
-  return { parses: work.parses - before.parses, parsedChars: work.parsedChars - before.parsedChars, bpeSteps: work.bpeSteps - before.bpeSteps };
+  return {
+    parses: work.parses - before.parses,
+    parsedChars: work.parsedChars - before.parsedChars,
+    bpeSteps: work.bpeSteps - before.bpeSteps,
+    bodyBytesRead: work.bodyBytesRead - before.bodyBytesRead,
+  };
 }

@@ -28,17 +28,17 @@ import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
 import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import { rankDocuments } from './rank.js';
-import { bodyText, type OutputBody, outputBodyOf, validateBody as parse, parseJsonText, requestOf } from './requests.js';
+import { type OutputBody, outputBodyOf, validateBody as parse, parseJsonText, requestOf } from './requests.js';
 import type { PruneRunner } from './runner.js';
 import { batchRequestSchema, forgetBodySchema, type PruneRequestBody, rankRequestSchema } from './schemas.js';
 import {
   type AnswerBody,
   type AnswerFormat,
-  failOpenPieces,
   failOpenResult,
   outputAnswerJson,
   outputFailOpenPieces,
   type PruneResultJson,
+  rawFailOpen,
   resultToJson,
   toSwePrunerResponse,
 } from './serialize.js';
@@ -110,13 +110,20 @@ export function createApp(options: AppOptions): Hono {
     );
   }
 
-  /** Why a prune fails open (logged); 503 and the client's errors (SkimError) are thrown instead. */
-  function failOpenMessage(err: unknown, req: PruneRequest): string {
+  /** Why a prune fails open; 503 and the client's errors (SkimError) are thrown instead. */
+  function failOpenReason(err: unknown): string {
     if (err instanceof OverloadedError) throw err;
     // Misuse (e.g. both ratio and tokens) is the client's to fix: say so instead of failing open.
     if (err instanceof SkimError) throw err;
-    const message = err instanceof DeadlineError || err instanceof ClientGoneError ? err.message : `prune failed: ${errMessage(err)}`;
-    log(`skim serve: fail-open (${message}) for ${req.code.length} chars`);
+    return err instanceof DeadlineError || err instanceof ClientGoneError ? err.message : `prune failed: ${errMessage(err)}`;
+  }
+
+  const logFailOpen = (message: string, chars: number) => log(`skim serve: fail-open (${message}) for ${chars} chars`);
+
+  /** Why a prune fails open (logged); 503 and the client's errors (SkimError) are thrown instead. */
+  function failOpenMessage(err: unknown, req: PruneRequest): string {
+    const message = failOpenReason(err);
+    logFailOpen(message, req.code.length);
     return message;
   }
 
@@ -271,14 +278,21 @@ export function createApp(options: AppOptions): Hono {
     try {
       return jsonBody(c, await underLimits(c, bytes.length, (signal) => runner.answerRaw!(bytes, route, sessionOf(c), signal)));
     } catch (err) {
-      if (err instanceof SkimError) throw err;
-      const json = parseJsonText(bodyText(bytes));
-      const output = outputBodyOf(route, json);
-      if (output)
-        return c.body(chunked(outputFailOpenPieces(output.req, failOpenMessage(err, { code: output.req.text }))), 200, { 'content-type': 'application/json' });
-      const { req } = requestOf(route, json);
-      const message = failOpenMessage(err, req);
-      return c.body(chunked(failOpenPieces(req, message, started, route)), 200, { 'content-type': 'application/json' });
+      const message = failOpenReason(err);
+      // the input whole, read from the body and written back by the runner's thread for that when it has one
+      if (runner.failOpenRaw) {
+        try {
+          const { json, chars } = await runner.failOpenRaw(bytes, route, message, started);
+          logFailOpen(message, chars);
+          return jsonBody(c, json);
+        } catch (e) {
+          if (e instanceof SkimError) throw e;
+          // that thread is gone: this one reads the body
+        }
+      }
+      const { pieces, chars } = rawFailOpen(bytes, route, message, started);
+      logFailOpen(message, chars);
+      return c.body(chunked(pieces), 200, { 'content-type': 'application/json' });
     }
   }
 

@@ -6,7 +6,7 @@
  * sockets cannot take every descriptor (the ones over a cap are closed at once).
  */
 
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -52,7 +52,8 @@ export function listen(app: Hono, host: string, port: number, limits: Partial<Co
         hostname: host,
         port,
         serverOptions: {
-          headersTimeout: l.headersTimeoutMs,
+          // (one check later than the connections' own timers, which close a first request's connection without node's check)
+          headersTimeout: Math.min(l.headersTimeoutMs + l.checkEveryMs, l.requestTimeoutMs),
           requestTimeout: l.requestTimeoutMs,
           keepAliveTimeout: l.keepAliveTimeoutMs,
           connectionsCheckingInterval: l.checkEveryMs,
@@ -73,14 +74,22 @@ export function listen(app: Hono, host: string, port: number, limits: Partial<Co
   });
 }
 
+/** What node answers a request whose headers did not arrive in time. */
+const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+
 /**
  * Close a new connection at once when the server, or its client's address, already holds its cap;
- * and one that has sent nothing by the header time limit (node's own limit counts only from a
- * request's first byte).
+ * and one that has not sent a request's headers by the header time limit: closed silently when it
+ * sent nothing (node's own limit counts only from a request's first byte), with a 408 when it sent
+ * part of them. Each connection is timed on its own: node's periodic check would find thousands
+ * expired at once and, making an error with a stack trace for each, hold the event loop for as
+ * long as that takes.
  */
 function capConnections(server: Server, l: ConnectionLimits): void {
   const open = new Map<string, number>();
   let total = 0;
+  const requested = new WeakSet<Socket>();
+  server.on('request', (req: IncomingMessage) => requested.add(req.socket));
   server.on('connection', (socket: Socket) => {
     const client = socket.remoteAddress ?? '';
     const mine = open.get(client) ?? 0;
@@ -90,12 +99,14 @@ function capConnections(server: Server, l: ConnectionLimits): void {
     }
     total++;
     open.set(client, mine + 1);
-    const silent = setTimeout(() => {
-      if (socket.bytesRead === 0) socket.destroy();
+    const noRequest = setTimeout(() => {
+      if (requested.has(socket)) return;
+      if (socket.bytesRead > 0) socket.write(REQUEST_TIMEOUT_RESPONSE);
+      socket.destroy();
     }, l.headersTimeoutMs);
-    silent.unref();
+    noRequest.unref();
     socket.once('close', () => {
-      clearTimeout(silent);
+      clearTimeout(noRequest);
       total--;
       const n = (open.get(client) ?? 1) - 1;
       if (n > 0) open.set(client, n);

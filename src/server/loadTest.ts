@@ -1,11 +1,16 @@
 /**
  * Load test of the HTTP server on loopback with autocannon (a dev dependency), bounded in time:
  *
- *   npx tsx src/server/loadTest.ts [--duration 10] [--connections 4] [--file F --query Q] [--only TEXT] [--out results.json]
+ *   npx tsx src/server/loadTest.ts [--duration 10] [--connections 4] [--bodies repeated|distinct|both]
+ *                                  [--file F --query Q] [--only TEXT] [--out results.json]
  *
- * The default input is a real 1,000-line file (the first 1,000 lines of a gold file of the
- * goal-hint benchmark, with its goal hint). Each configuration starts its own server on
- * 127.0.0.1 with an ephemeral port, measures requests/s and latency percentiles, and stops it.
+ * Repeated bodies: every request sends one real 1,000-line file (the first 1,000 lines of a gold
+ * file of the goal-hint benchmark, with its goal hint), so after the first the server reuses its
+ * analysis of that text. Distinct bodies: each request sends the next of a few hundred different
+ * real files (the first 1,000 lines of every benchmark file that long, each with its own case's
+ * question), far more than the analysis cache holds, so every request is analysed as new. Each
+ * configuration starts its own server on 127.0.0.1 with an ephemeral port, measures requests/s and
+ * latency percentiles, and stops it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -19,7 +24,8 @@ import { inlineRunner, type PruneRunner } from './runner.js';
 import { PACKAGE_ROOT } from './static.js';
 import { createWorkerPool } from './workerPool.js';
 
-const GOALHINT = join(PACKAGE_ROOT, '..', 'shared', 'bench', 'goalhint-dev.jsonl.gz');
+const BENCH = join(PACKAGE_ROOT, '..', 'shared', 'bench');
+const GOALHINT = join(BENCH, 'goalhint-dev.jsonl.gz');
 const DEFAULT_CASE = 'sphinx/domains/python/__init__.py';
 
 interface Args {
@@ -31,10 +37,15 @@ interface Args {
   out?: string;
   /** Run only the configurations whose name contains this text. */
   only?: string;
+  /** Which bodies each configuration is run with (default: both, reported apart). */
+  bodies: BodyKind[];
 }
 
+/** `repeated`: one body on every request; `distinct`: a different real file on each request. */
+export type BodyKind = 'repeated' | 'distinct';
+
 function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 10, connections: 4, lines: 1000 };
+  const args: Args = { duration: 10, connections: 4, lines: 1000, bodies: ['repeated', 'distinct'] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--duration') args.duration = Math.min(60, Number(v));
@@ -44,7 +55,10 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--query') args.query = v;
     else if (k === '--out') args.out = v;
     else if (k === '--only') args.only = v;
-    else continue;
+    else if (k === '--bodies') {
+      if (v !== 'repeated' && v !== 'distinct' && v !== 'both') throw new Error('--bodies takes repeated, distinct or both');
+      args.bodies = v === 'both' ? ['repeated', 'distinct'] : [v];
+    } else continue;
     i++;
   }
   return args;
@@ -63,6 +77,53 @@ export function loadInput(args: { file?: string; query?: string; lines: number }
     if (f) return { code: firstLines(f.content, args.lines), query: c.query, path: f.path };
   }
   throw new Error(`${DEFAULT_CASE} not found in ${GOALHINT}`);
+}
+
+/** An input a load run sends: a file's text, the question asked about it, and its path. */
+export interface LoadInput {
+  code: string;
+  query: string;
+  path: string;
+}
+
+/**
+ * Different real files of `lines` lines for distinct-body runs: the first `lines` lines of every
+ * file of the goal-hint, SWE-bench and polyglot benchmarks that has that many, each with its own
+ * case's question, without duplicate texts, in a fixed order.
+ */
+export function distinctInputs(lines: number): LoadInput[] {
+  const seen = new Set<string>();
+  const out: LoadInput[] = [];
+  const add = (content: string, query: string, path: string) => {
+    if (countNewlines(content) < lines) return;
+    const code = firstLines(content, lines);
+    if (seen.has(code)) return;
+    seen.add(code);
+    out.push({ code, query, path });
+  };
+  for (const name of ['goalhint-dev.jsonl.gz', 'swebench-dev.jsonl.gz']) {
+    for (const line of gunzipSync(readFileSync(join(BENCH, name)))
+      .toString('utf8')
+      .split('\n')) {
+      if (!line) continue;
+      const c = JSON.parse(line) as { query: string; files: Array<{ path: string; content: string }> };
+      for (const f of c.files) add(f.content, c.query, f.path);
+    }
+  }
+  for (const line of gunzipSync(readFileSync(join(BENCH, 'polyglot-dev.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')) {
+    if (!line) continue;
+    const c = JSON.parse(line) as { query: string; path: string; code: string };
+    add(c.code, c.query, c.path);
+  }
+  return out;
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 export function firstLines(text: string, n: number): string {
@@ -100,6 +161,7 @@ const CONFIGS: Config[] = [
 
 export interface LoadFigure {
   config: string;
+  bodies: BodyKind;
   requests: number;
   rps: number;
   p50: number;
@@ -110,7 +172,12 @@ export interface LoadFigure {
   failOpen: number;
 }
 
-async function runOne(cfg: Config, input: { code: string; query: string; path: string }, args: Args): Promise<LoadFigure> {
+/**
+ * One configuration under load. `inputs` holds one input (repeated bodies) or many (distinct
+ * bodies: request k sends input k modulo their number; the warm-up sends the last ones, so the
+ * run starts on texts no worker has analysed).
+ */
+async function runOne(cfg: Config, inputs: LoadInput[], bodies: BodyKind, args: Args): Promise<LoadFigure> {
   // autocannon has no type declarations; it is a dev dependency used only here.
   const autocannon = (await import('autocannon' as string)).default as (opts: object) => Promise<AutocannonResult>;
   const runner: PruneRunner = cfg.workers > 0 ? createWorkerPool({ size: cfg.workers }) : inlineRunner(createPruner());
@@ -124,12 +191,16 @@ async function runOne(cfg: Config, input: { code: string; query: string; path: s
     },
   });
   const server = await listen(app, '127.0.0.1', 0);
-  const body = JSON.stringify(cfg.body(input));
+  // (made before the run: the load generator shares this process)
+  const payloads = inputs.map((i) => JSON.stringify(cfg.body(i)));
+  const connections = cfg.connections ?? args.connections;
   try {
     // Warm up every worker (grammar and model load, JIT) with the same concurrency as the run.
+    let warm = 0;
     for (let round = 0; round < 5; round++) {
       await Promise.all(
-        Array.from({ length: cfg.connections ?? args.connections }, async () => {
+        Array.from({ length: connections }, async () => {
+          const body = payloads[payloads.length - 1 - (warm++ % payloads.length)];
           const res = await fetch(`${server.url}${cfg.endpoint}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
           if (res.status !== 200) throw new Error(`warm-up got ${res.status}: ${await res.text()}`);
           await res.arrayBuffer();
@@ -137,16 +208,20 @@ async function runOne(cfg: Config, input: { code: string; query: string; path: s
       );
     }
     failOpen = 0;
+    let next = 0;
     const r = await autocannon({
       url: `${server.url}${cfg.endpoint}`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body,
-      connections: cfg.connections ?? args.connections,
+      ...(payloads.length === 1
+        ? { body: payloads[0] }
+        : { requests: [{ setupRequest: (req: object) => ({ ...req, body: payloads[next++ % payloads.length] }) }] }),
+      connections,
       duration: args.duration,
     });
     return {
       config: cfg.name,
+      bodies,
       requests: r.requests.total,
       rps: r.requests.average,
       p50: r.latency.p50,
@@ -185,24 +260,35 @@ async function main(): Promise<void> {
   // The machine may be shared: record how busy it was, the figures depend on it.
   const loadBefore = loadavg()[0];
   const figures: LoadFigure[] = [];
+  const distinct = args.bodies.includes('distinct') ? distinctInputs(args.lines) : [];
+  if (distinct.length > 0) process.stderr.write(`distinct bodies: ${distinct.length} different ${args.lines}-line files, one after another\n`);
   for (const cfg of CONFIGS.filter((c) => args.only === undefined || c.name.includes(args.only))) {
-    process.stderr.write(`running: ${cfg.name}\n`);
-    figures.push(await runOne(cfg, input, args));
+    for (const bodies of args.bodies) {
+      process.stderr.write(`running: ${cfg.name}, ${bodies} bodies\n`);
+      figures.push(await runOne(cfg, bodies === 'repeated' ? [input] : distinct, bodies, args));
+    }
   }
   const rows = figures.map(
-    (f) => `| ${f.config} | ${f.rps.toFixed(1)} | ${f.p50} | ${f.p90} | ${f.p99} | ${f.requests} | ${f.errors + f.non2xx} | ${f.failOpen} |`,
+    (f) => `| ${f.config} | ${f.bodies} | ${f.rps.toFixed(1)} | ${f.p50} | ${f.p90} | ${f.p99} | ${f.requests} | ${f.errors + f.non2xx} | ${f.failOpen} |`,
   );
   process.stdout.write(
-    ['| configuration | requests/s | p50 ms | p90 ms | p99 ms | requests | errors | fail-open |', '|---|---:|---:|---:|---:|---:|---:|---:|', ...rows, ''].join(
-      '\n',
-    ),
+    [
+      '| configuration | bodies | requests/s | p50 ms | p90 ms | p99 ms | requests | errors | fail-open |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows,
+      '',
+    ].join('\n'),
   );
   const loadAfter = loadavg()[0];
   process.stdout.write(`\n1-minute load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after\n`);
   if (args.out)
     writeFileSync(
       args.out,
-      JSON.stringify({ input: { path: input.path, lines, tokens: single.tokensIn }, scorer, args, loadBefore, loadAfter, figures }, null, 2),
+      JSON.stringify(
+        { input: { path: input.path, lines, tokens: single.tokensIn, distinctBodies: distinct.length }, scorer, args, loadBefore, loadAfter, figures },
+        null,
+        2,
+      ),
     );
 }
 

@@ -15,8 +15,8 @@ import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import { createPruner } from '../index.js';
 import { bodyText, outputBodyOf, parseJsonText, requestOf } from './requests.js';
-import { type AnswerFormat, answerJson, outputAnswerJson } from './serialize.js';
-import type { WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
+import { type AnswerFormat, answerJson, outputAnswerJson, rawFailOpen } from './serialize.js';
+import type { WorkerInit, WorkerMemory, WorkerReply, WorkerRequest } from './workerPool.js';
 
 /**
  * Pruning yields the CPU to the server's main thread: on a machine with as many busy workers as
@@ -31,14 +31,10 @@ function lowerThreadPriority(): void {
     // not Linux, or not allowed: keep the default priority
   }
 }
-lowerThreadPriority();
-
-interface WorkerInit {
-  scorer?: 'heuristic' | 'learned';
-  modelDir?: string;
-}
 
 const init = (workerData ?? {}) as WorkerInit;
+// (the fail-open thread keeps the default priority: its answers are overdue already)
+if (init.role !== 'fail-open') lowerThreadPriority();
 const pruner = createPruner({ scorer: init.scorer, modelDir: init.modelDir });
 
 /** The files a read names: its path, and the files of grep or `==>` output. */
@@ -101,6 +97,13 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     return;
   }
   try {
+    if (msg.failOpen) {
+      const { pieces, chars } = rawFailOpen(msg.raw!, msg.route!, msg.failOpen.message, msg.failOpen.started);
+      const json = Buffer.from([...pieces].join(''));
+      const reply: WorkerReply = { id: msg.id, json, chars };
+      parentPort!.postMessage(reply, ownBuffer(json) ? [json.buffer as ArrayBuffer] : []);
+      return;
+    }
     const { json, result, session } = await answer(msg.id, workIn(msg));
     const reply: WorkerReply = {
       id: msg.id,
@@ -108,9 +111,7 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
       // (what its copy of the session recorded: the main thread applies it to the session)
       ...(session ? { changes: session.changes() } : {}),
     };
-    // (a small Buffer may sit in a shared pool: copy those, transfer only a buffer of its own)
-    const own = json && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;
-    parentPort!.postMessage(reply, own ? [json.buffer as ArrayBuffer] : []);
+    parentPort!.postMessage(reply, json && ownBuffer(json) ? [json.buffer as ArrayBuffer] : []);
   } catch (err) {
     const reply: WorkerReply = {
       id: msg.id,
@@ -120,3 +121,8 @@ parentPort!.on('message', async (msg: WorkerRequest | WorkerMemory) => {
     parentPort!.postMessage(reply);
   }
 });
+
+/** A Buffer that may be transferred: a small one may sit in a shared pool (copied, not transferred). */
+function ownBuffer(b: Buffer): boolean {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+}

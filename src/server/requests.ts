@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { SkimError } from '../core/errors.js';
 import { isOutputRequest, type OutputWireRequest, outputRequestOf, parseWith, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
+import { work } from '../core/work.js';
 import { pruneRequestSchema, swePrunerRequestSchema } from './schemas.js';
 import type { AnswerFormat } from './serialize.js';
 
@@ -47,6 +48,7 @@ export function requestOf(route: AnswerFormat, value: unknown): { req: PruneRequ
 
 /** UTF-8 bytes of a body as text, as fetch's `text()` reads them (a leading byte order mark dropped). */
 export function bodyText(bytes: Uint8Array): string {
+  work.bodyBytesRead += bytes.length;
   return new TextDecoder().decode(bytes);
 }
 

@@ -32,6 +32,12 @@ export interface PruneRunner {
     signal?: AbortSignal,
   ): Promise<AnswerBody>;
   /**
+   * The fail-open answer of a /v1/prune or /prune body whose prune failed (serialize.ts
+   * rawFailOpen), made off the main thread, and the length of the text it gives back. Optional:
+   * without it, or when it fails with anything but a SkimError, the server makes it itself.
+   */
+  failOpenRaw?(body: Uint8Array, route: AnswerFormat, message: string, started: number): Promise<{ json: Uint8Array; chars: number }>;
+  /**
    * Prune a command's output (pruneOutput) with the session's output memory and return its
    * answer's JSON body (serialize.ts outputAnswerJson), where the pruning runs. Optional: without
    * it the server prunes outputs on its own thread.

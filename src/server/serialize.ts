@@ -16,6 +16,7 @@ import type { OutputWireRequest } from '../core/request.js';
 import { relativeScore } from '../core/select/threshold.js';
 import { countTokens } from '../core/tokens/count.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
+import { bodyText, outputBodyOf, parseJsonText, requestOf } from './requests.js';
 
 export type PruneResultJson = Omit<PruneResult, 'keepMask'> & { keepMask: number[]; error?: string; queryTokens?: number };
 
@@ -99,6 +100,21 @@ export function* failOpenPieces(req: PruneRequest, message: string, started: num
 }
 
 const PIECE_LINES = 1 << 16;
+
+/**
+ * The fail-open answer of a /v1/prune (`v1`) or /prune (`swe`) body, read here from its UTF-8
+ * bytes: its JSON pieces, and the length of the text it gives back whole. Reading a body of
+ * megabytes and writing it back costs tens of milliseconds: the worker pool does it on a thread of
+ * its own, the main thread only when that thread is gone. A body the client has to fix throws a
+ * SkimError, as it would have without the failure.
+ */
+export function rawFailOpen(raw: Uint8Array, route: AnswerFormat, message: string, started: number): { pieces: Iterable<string>; chars: number } {
+  const json = parseJsonText(bodyText(raw));
+  const output = outputBodyOf(route, json);
+  if (output) return { pieces: outputFailOpenPieces(output.req, message), chars: output.req.text.length };
+  const { req } = requestOf(route, json);
+  return { pieces: failOpenPieces(req, message, started, route), chars: req.code.length };
+}
 
 export interface SwePrunerResponse {
   score: number;

@@ -16,6 +16,14 @@ import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
 
+/** What a worker thread is started with (its workerData). */
+export interface WorkerInit {
+  scorer?: 'heuristic' | 'learned';
+  modelDir?: string;
+  /** `fail-open`: the thread that writes fail-open answers (it prunes nothing). */
+  role?: 'fail-open';
+}
+
 export interface WorkerPoolOptions {
   size: number;
   scorer?: 'heuristic' | 'learned';
@@ -44,6 +52,8 @@ export interface WorkerRequest {
   session?: boolean;
   /** Reply with the answer's JSON body in this format instead of the result (answerJson). */
   format?: AnswerFormat;
+  /** With `raw` and `route`: reply with the body's fail-open answer (serialize.ts rawFailOpen) instead. */
+  failOpen?: { message: string; started: number };
 }
 
 /** To a worker: the part of the session its request can use. */
@@ -64,6 +74,8 @@ export interface WorkerReply {
   /** The answer's JSON body as UTF-8 (transferred, not copied), when the request named a format. */
   json?: Uint8Array;
   changes?: SessionChanges;
+  /** With a fail-open answer: the length of the text it gives back. */
+  chars?: number;
   error?: string;
   /** With `error`: its SkimError code, when it was one (a request the client has to fix, ...). */
   code?: string;
@@ -114,7 +126,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
   function spawn(): Slot {
     const worker = new Worker(spec.script, {
       eval: spec.eval,
-      workerData: { scorer: opts.scorer, modelDir: opts.modelDir },
+      workerData: { scorer: opts.scorer, modelDir: opts.modelDir } satisfies WorkerInit,
       // Workers write nothing to stdout; keep their stderr on ours.
       stderr: false,
     });
@@ -179,6 +191,50 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
   }
 
   for (let i = 0; i < opts.size; i++) spawn();
+
+  /**
+   * A thread of its own for fail-open answers (no model loaded): the body of a prune that failed is
+   * read and written back whole there, not on the main thread, nor on a pruning worker (which may
+   * be the one that is stuck). Started with the pool, started again when it dies.
+   */
+  interface AnswerThread {
+    worker: Worker;
+    pending: Map<number, { resolve: (reply: WorkerReply) => void; reject: (e: Error) => void }>;
+  }
+  let answers: AnswerThread | undefined;
+  function answerThread(): AnswerThread {
+    if (answers) return answers;
+    const worker = new Worker(spec.script, { eval: spec.eval, workerData: { role: 'fail-open' } satisfies WorkerInit, stderr: false });
+    const thread: AnswerThread = { worker, pending: new Map() };
+    worker.on('message', (msg: WorkerReply) => {
+      const p = thread.pending.get(msg.id);
+      if (!p) return;
+      thread.pending.delete(msg.id);
+      if (msg.error !== undefined) p.reject(errorFromWire(msg.error, msg.code));
+      else p.resolve(msg);
+    });
+    const fail = (err: Error) => {
+      if (answers === thread) answers = undefined;
+      for (const p of thread.pending.values()) p.reject(err);
+      thread.pending.clear();
+    };
+    worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
+    worker.on('exit', (code) => fail(new Error(`fail-open thread exited with code ${code}`)));
+    answers = thread;
+    return thread;
+  }
+  answerThread();
+
+  function failOpenRaw(raw: Uint8Array, route: AnswerFormat, message: string, started: number): Promise<{ json: Uint8Array; chars: number }> {
+    if (closed) return Promise.reject(new Error('server is shutting down'));
+    const thread = answerThread();
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      thread.pending.set(id, { resolve: (reply) => resolve({ json: reply.json!, chars: reply.chars! }), reject });
+      const ask: WorkerRequest = { id, raw, route, failOpen: { message, started } };
+      thread.worker.postMessage(ask);
+    });
+  }
 
   /** What a worker is asked: a request, or a body to read (with the sessions it may name). */
   type Job =
@@ -245,9 +301,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
     answer: async (req, format, signal) => (await dispatch({ req, format }, signal)).json!,
     answerRaw: async (raw, route, sessionOf, signal) => (await dispatch({ raw, route, sessionOf }, signal)).json!,
     answerOutput: async (output, session, signal) => (await dispatch({ output, session }, signal)).json!,
+    failOpenRaw,
     async close(): Promise<void> {
       closed = true;
-      await Promise.all([...all].map((s) => s.worker.terminate()));
+      await Promise.all([...[...all].map((s) => s.worker.terminate()), answers?.worker.terminate()]);
       all.clear();
       idle.length = 0;
     },

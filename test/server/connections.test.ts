@@ -69,6 +69,30 @@ describe('connections a client cannot hold', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   }, 30_000);
 
+  it("connections that sent part of a request are answered 408 each on their own, not by node's periodic check", async () => {
+    // node's check comes long after the header time limit: a connection it closes was missed by its own timer
+    server = await listen(createApp({ runner: fakeRunner(), log: () => {} }), '127.0.0.1', 0, { ...FAST, checkEveryMs: 5_000 });
+    // node's check makes an error (with a stack trace) for each expired connection, all in one go
+    let clientErrors = 0;
+    server.server.on('clientError', (_err: Error, socket: Socket) => {
+      clientErrors++;
+      socket.destroy();
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const s = await open(server!.port);
+        s.on('error', () => {});
+        let answer = '';
+        s.on('data', (d) => (answer += d));
+        s.write('GET /heal');
+        await closed(s);
+        return answer;
+      }),
+    );
+    for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(clientErrors).toBe(0);
+  }, 30_000);
+
   it('connections over the per-client cap are closed at once; another client still gets in', async () => {
     server = await listen(createApp({ runner: fakeRunner(), log: () => {} }), '127.0.0.1', 0, { maxConnectionsPerClient: 5 });
     const sockets = await Promise.all(Array.from({ length: 8 }, () => open(server!.port)));

@@ -2,6 +2,7 @@
  * `skim serve`: the HTTP API and playground on a local port.
  */
 
+import type { Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
@@ -56,12 +57,13 @@ export function registerServe(program: Command): void {
 
 async function serveCommand(opts: ServeOptions): Promise<void> {
   // loaded here, not at registration: `skim --help` should not load the server
-  const [{ createApp }, { grammarLanguages }, { listen }, { inlineRunner }, { createWorkerPool }] = await Promise.all([
+  const [{ createApp }, { grammarLanguages }, { listen }, { inlineRunner }, { createWorkerPool }, { watchStalls }] = await Promise.all([
     import('../../server/app.js'),
     import('../../server/info.js'),
     import('../../server/listen.js'),
     import('../../server/runner.js'),
     import('../../server/workerPool.js'),
+    import('../../server/stalls.js'),
   ]);
   const log = (line: string) => cliLog().info(line);
   // A wrong store URL, or one not reachable, fails here (exit 64), before anything starts.
@@ -95,6 +97,8 @@ async function serveCommand(opts: ServeOptions): Promise<void> {
     const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is already in use` : e.message;
     throw new SkimError(`cannot listen on ${opts.host}:${opts.port}: ${why}`, 'EUSAGE');
   }
+  // (a main thread held for long delays every answer, /health's too: say so, and what it was doing)
+  watchStalls(listening.server as Server, log);
   const where = sessionStore ? `, sessions in ${String((await sessionStore.health()).url)}` : '';
   log(`skim serve: listening on ${listening.url} (scorer ${scorer.name}, ${runner.kind}${where}); playground at ${listening.url}/`);
 

@@ -5,7 +5,7 @@
  * does not answer in time) means "do it yourself": a read is never lost. The daemon's output is
  * held until it has finished, so a daemon lost mid-request leaves nothing half-printed; the stdin
  * it was sent is given back to the in-process run. The first call starts a daemon, detached, for
- * the calls after it. Loads only what a call needs: no commander, no pruning code.
+ * the calls after it, as it exits (its own work done). Loads only what a call needs: no commander, no pruning code.
  */
 
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
@@ -55,6 +55,18 @@ export function startDaemon(place: DaemonPlace = daemonPlace()): void {
     // no daemon this time: the call works in process as before
   }
 }
+
+/**
+ * Start a daemon as this process exits, once its own work is done and printed: a daemon loading
+ * its model meanwhile would take CPU from the call that starts it (the first call would be slower
+ * than one without a daemon).
+ */
+function startDaemonAtExit(place: DaemonPlace): void {
+  if (startAtExit) return;
+  startAtExit = true;
+  process.once('exit', () => startDaemon(place));
+}
+let startAtExit = false;
 
 /** The pid the daemon wrote beside its socket (one that accepts connections but never answers). */
 function pidOf(place: DaemonPlace): number | undefined {
@@ -148,7 +160,7 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
   const dirProblem = checkDir(place.dir);
   const socketProblem = dirProblem || checkSocket(place.socket);
   if (socketProblem === 'missing') {
-    startDaemon(place);
+    startDaemonAtExit(place);
     return false;
   }
   if (socketProblem) return false; // not private: refused, and left alone
@@ -220,7 +232,7 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
     });
     conn.on('error', (err: NodeJS.ErrnoException) => {
       // a socket left by a daemon that died: start a new one (it clears the old socket)
-      if (err.code === 'ECONNREFUSED') startDaemon(place);
+      if (err.code === 'ECONNREFUSED') startDaemonAtExit(place);
       settle(false);
     });
     conn.on('close', () => settle(false));
@@ -258,7 +270,7 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
         }
         case FRAME.refused:
           // a daemon of another build has exited: start one of ours for the next call
-          if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemon(place);
+          if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemonAtExit(place);
           return settle(false);
         default:
           return settle(false);
