@@ -10,7 +10,7 @@ import { wholeOf } from '../pipeline/whole.js';
 import { countTokens } from '../tokens/count.js';
 import type { PruneResult } from '../types.js';
 import { explainLines } from './explain.js';
-import { fileRanges, joinPieces, maskRanges, omittedRuns } from './render.js';
+import { fileRanges, joinPieces, maskRanges, piecesRuns } from './render.js';
 
 export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines, plan: SelectionPlan, selection: Selection): PruneResult {
   const { req, scorer, diagnostics } = job;
@@ -44,9 +44,9 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),
-    // One range per marker: runs split where the file changes (grep/multi input).
-    omitted: chosen.wholeMarker ? [[1, n]] : omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
-    ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask) }),
+    // One range per marker: runs split where the file changes (grep/multi input) and after a block a placeholder fills.
+    omitted: chosen.wholeMarker ? [[1, n]] : piecesRuns(chosen.pieces).map((r): [number, number] => [r.start + 1, r.end + 1]),
+    ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask, chosen.wholeMarker ? undefined : piecesRuns(chosen.pieces)) }),
     score,
     tokensIn,
     tokensOut,

@@ -6,7 +6,7 @@
 
 import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
 import { layout, markerText, type SegmentRenderInfo } from '../render/render.js';
-import { fillCheapGaps, type GapCosts } from '../select/gaps.js';
+import { fillCheapGaps, type GapCosts, placeMarkers } from '../select/gaps.js';
 import type { Measure } from '../select/measure.js';
 import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
@@ -63,16 +63,22 @@ export function materializeSelection(
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
       // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
+      const markerInfo = { lineComment: a.info.lineComment, placeholders: new Map(), ...(repairHere ? { syntax: a.syntax } : {}) };
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
-        marker: (start, end) =>
-          countLineTokens(
-            markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, { lineComment: a.info.lineComment, placeholders: new Map() }, undefined),
-          ),
+        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
       };
       for (let round = 0; round < 3; round++) {
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
+      }
+      if (repairHere) {
+        const sameRun = sameMarker(doc, seg.lines);
+        const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
+        if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned) > 0) {
+          repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
+          placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
+        }
       }
     }
     let anyBanned = false;
@@ -91,8 +97,16 @@ export function materializeSelection(
     infos[s] = {
       lineComment: a.info.lineComment,
       placeholders: repairHere ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
+      ...(repairHere ? { syntax: a.syntax } : {}),
     };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };
+}
+
+/** Whether two lines of a segment may share one marker: session memory's "seen before" (and where) is the same for both. */
+function sameMarker(doc: Document, lines: number[]): (a: number, b: number) => boolean {
+  const { seen, seenShift } = doc;
+  if (!seen && !seenShift) return () => true;
+  return (a, b) => (!seen || seen[lines[a]] === seen[lines[b]]) && (!seenShift || seenShift[lines[a]] === seenShift[lines[b]]);
 }

@@ -2,18 +2,19 @@
  * Placeholders: where every statement of a block is omitted, a language that needs a statement
  * there (Python) gets one in the marker line, so the output still parses.
  */
+import type { Placeholder } from '../render/render.js';
 import type { SyntaxIndex } from '../types.js';
 
 const indentOf = (s: string) => /^[ \t]*/.exec(s)![0];
 
 /**
- * Segment-local line -> placeholder text (with indentation) for each block whose opener (the
- * scope header, or a clause such as `else:` / `except:` inside it) is kept but whose body keeps no
- * statement. `placeholder` is the language's empty statement (`...`), or null when a comment is
- * enough (brace languages).
+ * Segment-local line -> placeholder (text with indentation, and the block's last line) for each
+ * block whose opener (the scope header, or a clause such as `else:` / `except:` inside it) is kept
+ * but whose body keeps no statement. `placeholder` is the language's empty statement (`...`), or
+ * null when a comment is enough (brace languages).
  */
-export function computePlaceholders(mask: Uint8Array, syntax: SyntaxIndex, texts: string[], placeholder: string | null): Map<number, string> {
-  const out = new Map<number, string>();
+export function computePlaceholders(mask: Uint8Array, syntax: SyntaxIndex, texts: string[], placeholder: string | null): Map<number, Placeholder> {
+  const out = new Map<number, Placeholder>();
   if (!placeholder) return out;
   for (const s of syntax.scopes) {
     if (s.bodyStart <= s.headerEnd || s.bodyStart > s.end) continue;
@@ -31,7 +32,7 @@ export function computePlaceholders(mask: Uint8Array, syntax: SyntaxIndex, texts
           if (kind !== 'blank' && kind !== 'comment') return;
         } else if (firstOmitted < 0) firstOmitted = i;
       }
-      if (firstOmitted >= 0 && !out.has(firstOmitted)) out.set(firstOmitted, s.bodyIndent + placeholder);
+      if (firstOmitted >= 0 && !out.has(firstOmitted)) out.set(firstOmitted, { text: s.bodyIndent + placeholder, end: to });
     };
     for (let i = s.headerEnd + 1; i <= end; i++) {
       if (syntax.lines[i]?.kind === 'clause' && indentOf(texts[i] ?? '') === headerIndent) {
