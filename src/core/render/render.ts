@@ -83,36 +83,43 @@ interface RunShape {
 }
 
 /**
- * The indentation of the outermost statement in the run (the first of the fewest enclosing
- * scopes; comments, strings and continuation lines do not count), and the definitions it hides. Without a syntax index: the first non-blank
+ * The indentation of the outermost code in the run, and the definitions it hides. Without a syntax index: the first non-blank
  * line's indentation, no names.
  */
 function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | undefined): RunShape {
   const syntax = info?.syntax;
   const seg = doc.segments[doc.lines[run.start].segment];
   let first: string | null = null;
-  let shallowest: string | null = null;
-  let depth = Number.POSITIVE_INFINITY;
-  let lastCode = -1;
   const base = syntax && seg?.contiguous ? seg.lines[0] : -1;
+  if (base < 0) {
+    for (let i = run.start; i <= run.end && first === null; i++) if (doc.lines[i].text.trim() !== '') first = INDENT_RE.exec(doc.lines[i].text)![0];
+    return { indent: first ?? '', names: '' };
+  }
+  // the first line of the fewest enclosing scopes, or a statement after it there that starts
+  // further left (the first was a continuation line); a label further left is not the code's
+  // depth, nor are comments and strings
+  let depth = Number.POSITIVE_INFINITY;
+  let shallowest: string | null = null;
+  let statement = false;
+  let lastCode = -1;
   for (let i = run.start; i <= run.end; i++) {
     const t = doc.lines[i].text;
     if (t.trim() === '') continue;
     const indent = INDENT_RE.exec(t)![0];
     first ??= indent;
-    if (base < 0) break;
     const k = i - base;
     const ls = syntax!.lines[k];
-    if (!ls || ls.kind === 'comment' || ls.kind === 'docstring' || ls.stmtStart !== k) continue;
-    lastCode = k;
-    // the first statement of the fewest enclosing scopes (a label or preprocessor line at column 0 is not shallower)
-    if (ls.depth < depth) {
+    if (!ls || ls.kind === 'comment' || ls.kind === 'docstring' || syntax!.insideString?.[k]) continue;
+    const starts = ls.stmtStart === k;
+    if (starts) lastCode = k;
+    if (ls.depth < depth || (ls.depth === depth && !statement && starts && indent.length < shallowest!.length)) {
       depth = ls.depth;
       shallowest = indent;
+      statement = starts;
     }
   }
-  if (base < 0 || lastCode < 0) return { indent: first ?? '', names: '' };
-  return { indent: shallowest ?? first ?? '', names: hiddenDefinitions(syntax!, run.start - base, run.end - base, lastCode) };
+  const names = lastCode < 0 ? '' : hiddenDefinitions(syntax!, run.start - base, run.end - base, lastCode);
+  return { indent: shallowest ?? first ?? '', names };
 }
 
 /** A marker names at most this many definitions; the rest are counted ("and 12 more"). */

@@ -18,7 +18,7 @@ export function collapseAll(doc: Document, analyses: SegmentAnalysis[], budget: 
   const reasons: (KeepReason | undefined)[] = new Array(n);
   // layout lines (grep `--`, `==> a <==` headers) stay, as in any other output
   for (let i = 0; i < n; i++) if (doc.lines[i].segment === -1) mask[i] = 1;
-  const infos: SegmentRenderInfo[] = analyses.map((a) => ({ lineComment: a.info.lineComment, placeholders: new Map(), syntax: a.syntax }));
+  const infos: SegmentRenderInfo[] = analyses.map((a) => ({ lineComment: a.info.lineComment, placeholders: new Map() }));
   const { unit } = measure;
   const tooSmall = (cost: number) =>
     diagnostic('budget-too-small', `budget of ${limit} ${unit} is too small even for a marker: the output is one marker (${cost} ${unit}), over the budget`);
