@@ -11,6 +11,9 @@
  * against the tree-sitter tree directly, test/helpers/clauses.ts).
  * (i) in every mode, a kept attribute/decorator/annotation/doc comment line comes with the first
  * line of its item (test/helpers/attachments.ts).
+ * (j) in every mode, markers show what they hide (test/helpers/markers.ts): none stands for one
+ * non-blank line or blank lines alone, none lies inside a comment or string, each names or counts
+ * the definitions wholly inside its run and is indented no deeper than the shallowest of them.
  * Plus fast-check over random budgets: budgets respected, kept sets nest as the budget grows, (h) holds.
  */
 import fc from 'fast-check';
@@ -24,10 +27,13 @@ import { attachmentItems, attachmentViolations } from '../helpers/attachments.js
 import { FULL_CORPUS, polyglotCases } from '../helpers/cases.js';
 import { clauseHeaderChains, clauseViolations } from '../helpers/clauses.js';
 import { checkInvariants } from '../helpers/invariants.js';
+import { definitions, type MarkerCounts, markerViolations, textSpans } from '../helpers/markers.js';
 
 const cases = polyglotCases();
 /** Counts the checks must reach: the full corpus is about seven times the shipped slice. */
-const AT_LEAST = FULL_CORPUS ? { files: 310, markers: 1000, clauses: 500, attachments: 10_000 } : { files: 46, markers: 1000, clauses: 70, attachments: 2_500 };
+const AT_LEAST = FULL_CORPUS
+  ? { files: 310, markers: 1000, clauses: 500, attachments: 10_000, hidden: 5_000 }
+  : { files: 46, markers: 1000, clauses: 70, attachments: 2_500, hidden: 500 };
 const pruner = createPruner();
 const MODES: { name: string; ratio?: number }[] = [{ name: 'ratio4', ratio: 4 }, { name: 'ratio8', ratio: 8 }, { name: 'threshold' }];
 
@@ -47,6 +53,9 @@ const attachmentFailures: string[] = [];
 let attachmentsChecked = 0;
 /** (g) markers of files with kept lines, and those hiding lines no dearer than themselves. */
 const markerCost = { all: 0, cheap: 0 };
+/** (j) markers that do not show what they hide. */
+const shapeFailures: string[] = [];
+const shapeCounts: MarkerCounts = { markers: 0, hidden: 0 };
 
 describe('prune properties on polyglot-dev', () => {
   beforeAll(async () => {
@@ -54,6 +63,8 @@ describe('prune properties on polyglot-dev', () => {
       const input = await checkSyntax(c.code, c.lang);
       const chains = await clauseHeaderChains(c.code, c.lang);
       const items = await attachmentItems(c.code, c.lang);
+      const spans = await textSpans(c.code, c.lang);
+      const defs = await definitions(c.code, c.lang);
       for (const mode of MODES) {
         const req = { code: c.code, query: c.query, path: c.path, ratio: mode.ratio };
         const r = await pruner.prune(req);
@@ -65,6 +76,8 @@ describe('prune properties on polyglot-dev', () => {
         if (mode.name === 'ratio4' && r.tokensIn >= 2000 && r.kept.length === 0)
           failures.push(`${c.path} [${mode.name}] collapsed to a marker (${r.tokensIn} tokens in)`);
         countCheapMarkers(c.code, r);
+        const wrong = markerViolations(c.code, r, spans, defs, shapeCounts);
+        if (wrong.length) shapeFailures.push(`${c.path} [${mode.name}] ${wrong.length}: ${wrong.slice(0, 2).join('; ')}`);
         if (chains && mode.name !== 'ratio8') {
           clauseChecked++;
           const v = clauseViolations(chains, r.keepMask);
@@ -108,6 +121,12 @@ describe('prune properties on polyglot-dev', () => {
   it('(i) attributes, decorators and doc comments are never kept without their item', () => {
     expect(attachmentsChecked).toBeGreaterThan(AT_LEAST.attachments);
     expect(attachmentFailures.slice(0, 10)).toEqual([]);
+  });
+
+  it('(j) markers name what they hide, at its depth, never for one line, never inside a comment or string', () => {
+    expect(shapeCounts.markers).toBeGreaterThan(AT_LEAST.markers);
+    expect(shapeCounts.hidden).toBeGreaterThan(AT_LEAST.hidden);
+    expect(shapeFailures.slice(0, 10)).toEqual([]);
   });
 
   it('(c) outputs of cleanly parsing files still parse in >= 99% of files, per language and mode', () => {

@@ -8,7 +8,7 @@
  */
 
 import { countLineTokens } from '../tokens/count.js';
-import type { Document, FileRanges, InputLine, Scope, SyntaxIndex } from '../types.js';
+import type { Document, FileRanges, InputLine, SyntaxIndex } from '../types.js';
 
 /** A statement standing in for a block whose body is all omitted. */
 export interface Placeholder {
@@ -125,13 +125,33 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
 /** A marker names at most this many definitions; the rest are counted ("and 12 more"). */
 export const MARKER_NAMES_MAX = 4;
 
-const definitionsByIndex = new WeakMap<SyntaxIndex, Scope[]>();
+/** A name longer than this is shown up to its first `<` or `(` (a C++ specialization, a Ruby `def self.x(...)`). */
+const NAME_CHARS_MAX = 40;
 
-/** The named definitions of a syntax index, in order of their first line. */
-function namedDefinitions(syntax: SyntaxIndex): Scope[] {
+/** A definition's name as a marker shows it: on one line, not a whole template argument list. */
+export function markerName(name: string): string {
+  const flat = name.replace(/\s+/g, ' ');
+  if (flat.length <= NAME_CHARS_MAX) return flat;
+  const head = /^[^<(]*/.exec(flat)![0].trim();
+  return head.length > 0 && head.length <= NAME_CHARS_MAX ? head : flat.slice(0, NAME_CHARS_MAX);
+}
+
+interface NamedDefinition {
+  start: number;
+  end: number;
+  name: string;
+}
+
+const definitionsByIndex = new WeakMap<SyntaxIndex, NamedDefinition[]>();
+
+/** The named definitions of a syntax index, in order of their first line, named as markers show them. */
+function namedDefinitions(syntax: SyntaxIndex): NamedDefinition[] {
   let defs = definitionsByIndex.get(syntax);
   if (!defs) {
-    defs = syntax.scopes.filter((sc) => sc.isDefinition && sc.name).sort((a, b) => a.start - b.start || b.end - a.end);
+    defs = syntax.scopes
+      .filter((sc) => sc.isDefinition && sc.name)
+      .map((sc) => ({ start: sc.start, end: sc.end, name: markerName(sc.name!) }))
+      .sort((a, b) => a.start - b.start || b.end - a.end);
     definitionsByIndex.set(syntax, defs);
   }
   return defs;
@@ -148,7 +168,7 @@ export function hiddenDefinitions(syntax: SyntaxIndex, s: number, e: number, las
   const enclosing = syntax.lines[s]?.scopes ?? [];
   for (let j = enclosing.length - 1; j >= 0; j--) {
     const sc = syntax.scopes[enclosing[j]];
-    if (sc?.isDefinition && sc.name && sc.start < s && sc.end < lastCode) rest.push(sc.name);
+    if (sc?.isDefinition && sc.name && sc.start < s && sc.end < lastCode) rest.push(markerName(sc.name));
   }
   const defs = namedDefinitions(syntax);
   let lo = 0;
@@ -165,7 +185,7 @@ export function hiddenDefinitions(syntax: SyntaxIndex, s: number, e: number, las
     const def = defs[d];
     if (def.end > e) continue;
     if (def.start > outerEnd && named.length < MARKER_NAMES_MAX) {
-      named.push(def.name!);
+      named.push(def.name);
       outerEnd = def.end;
     } else {
       more++;
