@@ -5,12 +5,12 @@
  */
 
 import type { Materialize, Materialized, SegmentAnalysis } from '../pipeline/types.js';
-import { layout, markerText, type SegmentRenderInfo } from '../render/render.js';
+import { layout, markerText, type Placeholder, type SegmentRenderInfo } from '../render/render.js';
 import { fillCheapGaps, type GapCosts, placeMarkers } from '../select/gaps.js';
 import type { Measure } from '../select/measure.js';
 import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
-import { computePlaceholders } from './placeholders.js';
+import { computePlaceholders, keepOneLineBodies } from './placeholders.js';
 import { dropOrphans, type KeepReason, repairClosure } from './repair.js';
 
 export interface MaterializeOptions {
@@ -90,15 +90,19 @@ export function materializeSelection(
     });
     // What a banned line headed goes with it: never a body under the wrong block or clause.
     if (repairHere && anyBanned) dropOrphans(local, a.syntax);
+    let placeholders: Map<number, Placeholder> = new Map();
+    if (repairHere) {
+      placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
+      const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
+      if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
+        placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
+      }
+    }
     seg.lines.forEach((idx, k) => {
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
-    infos[s] = {
-      lineComment: a.info.lineComment,
-      placeholders: repairHere ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
-      ...(repairHere ? { syntax: a.syntax } : {}),
-    };
+    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax } : {}) };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };

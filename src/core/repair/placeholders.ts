@@ -3,6 +3,7 @@
  * there (Python) gets one in the marker line, so the output still parses.
  */
 import type { Placeholder } from '../render/render.js';
+import type { KeepReason } from './repair.js';
 import type { SyntaxIndex } from '../types.js';
 
 const indentOf = (s: string) => /^[ \t]*/.exec(s)![0];
@@ -44,4 +45,34 @@ export function computePlaceholders(mask: Uint8Array, syntax: SyntaxIndex, texts
     close(end);
   }
   return out;
+}
+
+/**
+ * A block whose omitted body is one line keeps that line (reason `gap`) rather than a placeholder
+ * marker standing for it: the run after the block would otherwise be split off and leave a marker
+ * for a single line. Returns how many lines were kept; placeholders must then be computed again.
+ */
+export function keepOneLineBodies(
+  local: Uint8Array,
+  placeholders: Map<number, Placeholder>,
+  texts: string[],
+  reasons: (KeepReason | undefined)[],
+  banned?: (k: number) => boolean,
+): number {
+  let kept = 0;
+  for (const [k, ph] of placeholders) {
+    let line = -1;
+    let lines = 0;
+    for (let i = k; i <= ph.end && lines < 2; i++) {
+      if (!local[i] && (texts[i] ?? '').trim() !== '') {
+        line = i;
+        lines++;
+      }
+    }
+    if (lines !== 1 || banned?.(line)) continue;
+    local[line] = 1;
+    reasons[line] = 'gap';
+    kept++;
+  }
+  return kept;
 }
