@@ -56,16 +56,16 @@ function fitsUnderMarker(start: number, end: number, costs: GapCosts): boolean {
   return sum <= costs.marker(start, end);
 }
 
-/** A gap inside a comment or string of at most this many lines is kept; a longer one takes the whole comment (statement) out. */
+/** A gap inside a comment or docstring of at most this many lines is kept; a longer one takes the whole comment out. */
 export const TEXT_GAP_KEEP_MAX = 6;
 
 /**
  * Where markers may stand, on one segment's mask after repair and gap filling; returns how many
  * lines were kept back. In order:
- *  1. A marker never lands inside a comment or a string: an omitted run inside a block comment, a
- *     docstring or a multi-line string is kept when short (TEXT_GAP_KEEP_MAX) or when a line of
- *     the comment (the string's statement) was kept for its score; else the whole comment (the
- *     statement with the string) is omitted.
+ *  1. A marker never lands inside a comment or a string: an omitted run inside a multi-line
+ *     string of code is kept (taking the string out would cut its statement); inside a block
+ *     comment or docstring it is kept when short (TEXT_GAP_KEEP_MAX) or when a line of the
+ *     comment was kept for its score, else the whole comment is omitted.
  *  2. Blank lines alone between two omitted runs are omitted too: one marker, not two.
  *  3. An omitted run of one non-blank line, or of blank lines alone, is kept: a marker would stand
  *     for no more than itself.
@@ -96,15 +96,10 @@ export function placeMarkers(
     if (i === 0 || j === n - 1) return;
     const block = textBlockAround(syntax, i, j);
     if (!block) return;
-    let [open, close] = block;
-    // a string of code goes with its statement
-    if (block[2]) {
-      open = Math.min(open, syntax.lines[open]?.stmtStart ?? open);
-      close = Math.max(close, syntax.lines[open]?.stmtEnd ?? close);
-    }
+    const [open, close, code] = block;
     let scored = false;
     for (let k = open; k <= close && !scored; k++) scored = local[k] === 1 && reasons[k] === 'score';
-    if (j - i + 1 <= TEXT_GAP_KEEP_MAX || scored) keep(i, j);
+    if (code || j - i + 1 <= TEXT_GAP_KEEP_MAX || scored) keep(i, j);
     else
       for (let k = open; k <= close; k++) {
         local[k] = 0;
