@@ -7,8 +7,8 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { splitLines } from '../../src/core/ingest/ingest.js';
-import { buildSyntaxIndex, ensureGrammar } from '../../src/core/syntax/index.js';
 import { markerName } from '../../src/core/render/render.js';
+import { buildSyntaxIndex, ensureGrammar } from '../../src/core/syntax/index.js';
 import type { PruneResult, Scope } from '../../src/core/types.js';
 import { withTree } from './parseTree.js';
 

@@ -3,8 +3,8 @@
  * there (Python) gets one in the marker line, so the output still parses.
  */
 import type { Placeholder } from '../render/render.js';
-import type { KeepReason } from './repair.js';
 import type { SyntaxIndex } from '../types.js';
+import type { KeepReason } from './repair.js';
 
 const indentOf = (s: string) => /^[ \t]*/.exec(s)![0];
 

@@ -89,7 +89,9 @@ describe('hiddenDefinitions', () => {
     const lines = FLASK.split('\n');
     const index = buildSyntaxIndex(lines, 'python');
     // 0-based: from the middle of from_pyfile (row 200) to the end of the file
-    expect(hiddenDefinitions(index, 200, lines.length - 1, lines.length - 2)).toBe('rest of from_pyfile; from_object, from_file, from_mapping, get_namespace and 1 more');
+    expect(hiddenDefinitions(index, 200, lines.length - 1, lines.length - 2)).toBe(
+      'rest of from_pyfile; from_object, from_file, from_mapping, get_namespace and 1 more',
+    );
     // the whole file: the two classes, and their 11 methods counted
     expect(hiddenDefinitions(index, 0, lines.length - 1, lines.length - 2)).toMatch(/^ConfigAttribute, Config and \d+ more$/);
     // inside one method: nothing to name

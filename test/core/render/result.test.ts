@@ -23,9 +23,11 @@ describe('renderResult', () => {
     const r = renderResult(job, input, scored, threshold, sel);
     // (threshold mode's repair also brings the first definition of the `y` the function uses);
     // each marker sits at the depth of the definitions it hides and names them
-    expect(r.text.endsWith(
-      '# ... 38 lines omitted (7-44): rest of f1; f2, f3, f4, f5 and 5 more\ndef f11(x):\n    y = x + 11\n    return y * 11\n# ... 193 lines omitted (48-240): f12, f13, f14, f15 and 44 more\n',
-    )).toBe(true);
+    expect(
+      r.text.endsWith(
+        '# ... 38 lines omitted (7-44): rest of f1; f2, f3, f4, f5 and 5 more\ndef f11(x):\n    y = x + 11\n    return y * 11\n# ... 193 lines omitted (48-240): f12, f13, f14, f15 and 44 more\n',
+      ),
+    ).toBe(true);
     expect(r.kept).toEqual([
       [1, 6],
       [45, 47],
