@@ -89,37 +89,56 @@ interface RunShape {
 function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | undefined): RunShape {
   const syntax = info?.syntax;
   const seg = doc.segments[doc.lines[run.start].segment];
-  let first: string | null = null;
   const base = syntax && seg?.contiguous ? seg.lines[0] : -1;
   if (base < 0) {
-    for (let i = run.start; i <= run.end && first === null; i++) if (doc.lines[i].text.trim() !== '') first = INDENT_RE.exec(doc.lines[i].text)![0];
-    return { indent: first ?? '', names: '' };
+    for (let i = run.start; i <= run.end; i++) if (doc.lines[i].text.trim() !== '') return { indent: INDENT_RE.exec(doc.lines[i].text)![0], names: '' };
+    return { indent: '', names: '' };
   }
   // the first line of the fewest enclosing scopes, or a statement after it there that starts
   // further left (the first was a continuation line); a label further left is not the code's
-  // depth, nor are comments and strings
+  // depth, nor are comments and strings. Work: one look at each line's syntax, no string built.
+  let first = -1;
+  let at = -1;
+  let atWidth = 0;
   let depth = Number.POSITIVE_INFINITY;
-  let shallowest: string | null = null;
   let statement = false;
   let lastCode = -1;
+  const inString = syntax!.insideString;
   for (let i = run.start; i <= run.end; i++) {
-    const t = doc.lines[i].text;
-    if (t.trim() === '') continue;
-    const indent = INDENT_RE.exec(t)![0];
-    first ??= indent;
     const k = i - base;
     const ls = syntax!.lines[k];
-    if (!ls || ls.kind === 'comment' || ls.kind === 'docstring' || syntax!.insideString?.[k]) continue;
+    if (!ls) continue;
+    const kind = ls.kind;
+    if (kind === 'blank') continue;
+    if (first < 0) first = i;
+    if (kind === 'comment' || kind === 'docstring' || inString?.[k]) continue;
     const starts = ls.stmtStart === k;
     if (starts) lastCode = k;
-    if (ls.depth < depth || (ls.depth === depth && !statement && starts && indent.length < shallowest!.length)) {
+    if (ls.depth < depth) {
       depth = ls.depth;
-      shallowest = indent;
+      at = i;
+      atWidth = indentWidth(doc.lines[i].text);
       statement = starts;
+    } else if (ls.depth === depth && !statement && starts) {
+      const w = indentWidth(doc.lines[i].text);
+      if (w < atWidth) {
+        at = i;
+        atWidth = w;
+        statement = true;
+      }
     }
   }
+  const line = at >= 0 ? at : first;
+  const indent = line >= 0 ? doc.lines[line].text.slice(0, indentWidth(doc.lines[line].text)) : '';
   const names = lastCode < 0 ? '' : hiddenDefinitions(syntax!, run.start - base, run.end - base, lastCode);
-  return { indent: shallowest ?? first ?? '', names };
+  return { indent, names };
+}
+
+/** Length of the leading spaces and tabs. */
+function indentWidth(t: string): number {
+  let w = 0;
+  while (w < t.length && (t.charCodeAt(w) === 32 || t.charCodeAt(w) === 9)) w++;
+  return w;
 }
 
 /** A marker names at most this many definitions; the rest are counted ("and 12 more"). */

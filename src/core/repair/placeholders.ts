@@ -61,9 +61,12 @@ export function keepOneLineBodies(
 ): number {
   let kept = 0;
   for (const [k, ph] of placeholders) {
+    // from the start of the omitted run: a body starts after its leading comments
+    let from = k;
+    while (from > 0 && !local[from - 1]) from--;
     let line = -1;
     let lines = 0;
-    for (let i = k; i <= ph.end && lines < 2; i++) {
+    for (let i = from; i <= ph.end && lines < 2; i++) {
       if (!local[i] && (texts[i] ?? '').trim() !== '') {
         line = i;
         lines++;
