@@ -149,7 +149,8 @@ const NAME_CHARS_MAX = 40;
 
 /** A definition's name as a marker shows it: on one line, not a whole template argument list. */
 export function markerName(name: string): string {
-  const flat = name.replace(/\s+/g, ' ');
+  // one line, and no ", " inside a name (a marker's list separates names with it)
+  const flat = name.replace(/\s+/g, ' ').replace(/, /g, ',');
   if (flat.length <= NAME_CHARS_MAX) return flat;
   const head = /^[^<(]*/.exec(flat)![0].trim();
   return head.length > 0 && head.length <= NAME_CHARS_MAX ? head : flat.slice(0, NAME_CHARS_MAX);

@@ -61,7 +61,7 @@ export const TEXT_GAP_KEEP_MAX = 6;
 
 /**
  * Where markers may stand, on one segment's mask after repair and gap filling; returns how many
- * lines were kept back. In order:
+ * lines of code were kept back (blank lines, comments and strings need no repair). In order:
  *  1. A marker never lands inside a comment or a string: an omitted run inside a multi-line
  *     string of code is kept (taking the string out would cut its statement); inside a block
  *     comment or docstring it is kept when short (TEXT_GAP_KEEP_MAX) or when a line of the
@@ -82,15 +82,16 @@ export function placeMarkers(
   const n = local.length;
   if (!local.includes(1)) return 0;
   let filled = 0;
+  const kind = (k: number) => syntax.lines[k]?.kind;
   const keep = (from: number, to: number) => {
     for (let k = from; k <= to; k++) if (banned?.(k)) return;
     for (let k = from; k <= to; k++) {
       local[k] = 1;
       reasons[k] = 'gap';
+      const kd = kind(k);
+      if (kd !== 'blank' && kd !== 'comment' && kd !== 'docstring' && !syntax.insideString?.[k]) filled++;
     }
-    filled += to - from + 1;
   };
-  const kind = (k: number) => syntax.lines[k]?.kind;
   // 1. markers inside comments and strings
   forEachRun(local, 0, sameRun, (i, j) => {
     if (i === 0 || j === n - 1) return;
