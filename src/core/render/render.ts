@@ -24,8 +24,10 @@ export interface SegmentRenderInfo {
   lineComment: string | null;
   /** Segment-local line index -> placeholder to put in the run that starts there. */
   placeholders: Map<number, Placeholder>;
-  /** The segment's syntax index: markers name the definitions they hide and sit at their depth. */
+  /** The segment's syntax index: markers sit at the depth of what they hide. */
   syntax?: SyntaxIndex;
+  /** Markers name the definitions they hide (from `syntax`). */
+  names?: boolean;
 }
 
 export interface RenderPiece {
@@ -130,7 +132,7 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
   }
   const line = at >= 0 ? at : first;
   const indent = line >= 0 ? doc.lines[line].text.slice(0, indentWidth(doc.lines[line].text)) : '';
-  const names = lastCode < 0 ? '' : hiddenDefinitions(syntax!, run.start - base, run.end - base, lastCode);
+  const names = lastCode < 0 || !info?.names ? '' : hiddenDefinitions(syntax!, run.start - base, run.end - base, lastCode);
   return { indent, names };
 }
 

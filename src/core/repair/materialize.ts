@@ -63,7 +63,7 @@ export function materializeSelection(
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
       // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
-      const markerInfo = { lineComment: a.info.lineComment, placeholders: new Map(), ...(repairHere ? { syntax: a.syntax } : {}) };
+      const markerInfo = { lineComment: a.info.lineComment, placeholders: new Map(), ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
         marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
@@ -102,7 +102,9 @@ export function materializeSelection(
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
-    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax } : {}) };
+    // Names cost tokens a budget would rather spend on lines (economy: budget modes): there the
+    // markers sit at the right depth but name nothing.
+    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };
