@@ -72,7 +72,9 @@ export function materializeSelection(
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
-      if (repairHere) {
+      // (threshold mode: under a budget, keeping and dropping lines here turned the budget search
+      // away from lines it would have kept)
+      if (repairHere && !economy) {
         const sameRun = sameMarker(doc, seg.lines);
         const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
         if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned) > 0) {
