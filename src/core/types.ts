@@ -139,6 +139,8 @@ export interface SyntaxIndex {
    * to, or -1 (syntax/attachments.ts). Absent: no such links.
    */
   attachedTo?: Int32Array;
+  /** Per line: 1 when it lies inside a multi-line string (not its first or last line). Absent: not known. */
+  insideString?: Uint8Array;
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * threshold mode then returns the input whole.
  */
 import { diagnostic, hasCode, messagesOf } from '../diagnostics.js';
-import { fileRanges, joinPieces, maskRanges, omittedRuns } from '../layout/layout.js';
+import { fileRanges, joinPieces, maskRanges, piecesRuns } from '../layout/layout.js';
 import { round4 } from '../pipeline/round.js';
 import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
 import { doubtAbout } from '../policy/confidence.js';
@@ -54,9 +54,9 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   const result: PruneResult = {
     text,
     kept: maskRanges(chosen.mask, 1),
-    // One range per marker: runs split where the file changes (grep/multi input).
-    omitted: chosen.wholeMarker ? [[1, n]] : omittedRuns(doc, chosen.mask).map((r): [number, number] => [r.start + 1, r.end + 1]),
-    ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask) }),
+    // One range per marker: runs split where the file changes (grep/multi input) and after a block a placeholder fills.
+    omitted: chosen.wholeMarker ? [[1, n]] : piecesRuns(chosen.pieces).map((r): [number, number] => [r.start + 1, r.end + 1]),
+    ...(doc.shape === 'raw' ? {} : { files: fileRanges(doc, chosen.mask, chosen.wholeMarker ? undefined : piecesRuns(chosen.pieces)) }),
     score,
     tokensIn,
     tokensOut,

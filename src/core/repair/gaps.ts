@@ -5,6 +5,7 @@
  * smallest case of this rule).
  */
 import type { KeepReason } from '../pipeline/types.js';
+import type { SyntaxIndex } from '../types.js';
 
 export interface GapCosts {
   /** Tokens of segment line `k` as it would be rendered (prefix, text, terminator). */
@@ -53,4 +54,112 @@ function fitsUnderMarker(start: number, end: number, costs: GapCosts): boolean {
     if (sum > MARKER_TOKENS_MAX) return false;
   }
   return sum <= costs.marker(start, end);
+}
+
+/** A gap inside a comment or docstring of at most this many lines is kept; a longer one takes the whole comment out. */
+export const TEXT_GAP_KEEP_MAX = 6;
+
+/**
+ * Where markers may stand, on one segment's mask after repair and gap filling; returns how many
+ * lines of code were kept back (blank lines, comments and strings need no repair). In order:
+ *  1. A marker never lands inside a comment or a string: an omitted run inside a multi-line
+ *     string of code is kept (taking the string out would cut its statement); inside a block
+ *     comment or docstring it is kept when short (TEXT_GAP_KEEP_MAX) or when a line of the
+ *     comment was kept for its score, else the whole comment is omitted.
+ *  2. Blank lines alone between two omitted runs are omitted too: one marker, not two.
+ *  3. An omitted run of one non-blank line, or of blank lines alone, is kept: a marker would stand
+ *     for no more than itself.
+ * `sameRun(a, b)`: segment lines a and b may share a marker (session memory splits runs where
+ * "seen before" changes). `banned` lines stay omitted. A segment with nothing kept is left alone.
+ */
+export function placeMarkers(
+  local: Uint8Array,
+  reasons: (KeepReason | undefined)[],
+  syntax: SyntaxIndex,
+  sameRun: (a: number, b: number) => boolean,
+  banned?: (k: number) => boolean,
+): number {
+  const n = local.length;
+  if (!local.includes(1)) return 0;
+  let filled = 0;
+  const kind = (k: number) => syntax.lines[k]?.kind;
+  const keep = (from: number, to: number) => {
+    for (let k = from; k <= to; k++) if (banned?.(k)) return;
+    for (let k = from; k <= to; k++) {
+      local[k] = 1;
+      reasons[k] = 'gap';
+      const kd = kind(k);
+      if (kd !== 'blank' && kd !== 'comment' && kd !== 'docstring' && !syntax.insideString?.[k]) filled++;
+    }
+  };
+  // 1. markers inside comments and strings
+  forEachRun(local, 0, sameRun, (i, j) => {
+    if (i === 0 || j === n - 1) return;
+    const block = textBlockAround(syntax, i, j);
+    if (!block) return;
+    const [open, close, code] = block;
+    let scored = false;
+    for (let k = open; k <= close && !scored; k++) scored = local[k] === 1 && reasons[k] === 'score';
+    if (code || j - i + 1 <= TEXT_GAP_KEEP_MAX || scored) keep(i, j);
+    else
+      for (let k = open; k <= close; k++) {
+        local[k] = 0;
+        reasons[k] = undefined;
+      }
+  });
+  // 2. blank lines between two markers
+  forEachRun(local, 1, sameRun, (i, j) => {
+    if (i === 0 || j === n - 1 || !sameRun(i - 1, j + 1)) return;
+    for (let k = i; k <= j; k++) if (kind(k) !== 'blank' || reasons[k] === 'score') return;
+    for (let k = i; k <= j; k++) {
+      local[k] = 0;
+      reasons[k] = undefined;
+    }
+  });
+  // 3. markers that would stand for one line, or for blank lines alone
+  forEachRun(local, 0, sameRun, (i, j) => {
+    let nonBlank = 0;
+    for (let k = i; k <= j && nonBlank < 2; k++) if (kind(k) !== 'blank') nonBlank++;
+    if (nonBlank === 0 || (nonBlank === 1 && i === j)) keep(i, j);
+  });
+  return filled;
+}
+
+/** Calls `visit(i, j)` for each maximal run of lines whose mask is `value` (omitted runs split where `sameRun` says). */
+function forEachRun(local: Uint8Array, value: 0 | 1, sameRun: (a: number, b: number) => boolean, visit: (i: number, j: number) => void): void {
+  const n = local.length;
+  const runs: [number, number][] = [];
+  for (let i = 0; i < n; ) {
+    if (local[i] !== value) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < n && local[j + 1] === value && (value === 1 || sameRun(i, j + 1))) j++;
+    runs.push([i, j]);
+    i = j + 1;
+  }
+  for (const [i, j] of runs) visit(i, j);
+}
+
+/**
+ * The multi-line string, docstring or block comment that lines i..j lie strictly inside, as
+ * [first line, last line, is a string of code], or null. Work: the lines of that comment.
+ */
+function textBlockAround(syntax: SyntaxIndex, i: number, j: number): [number, number, boolean] | null {
+  const inside = syntax.insideString;
+  if (inside?.[i] && inside[j]) {
+    let open = i - 1;
+    while (open > 0 && inside[open]) open--;
+    let close = j + 1;
+    while (close < inside.length - 1 && inside[close]) close++;
+    return [open, close, syntax.lines[open]?.kind !== 'docstring'];
+  }
+  // a block comment: its first line pairs with its last (closers), and no code lies between
+  for (let o = i - 1; o >= 0; o--) {
+    const ls = syntax.lines[o];
+    if (!ls || (ls.kind !== 'comment' && ls.kind !== 'blank')) return null;
+    if (ls.kind === 'comment') for (const c of ls.closers) if (c > j) return [o, c, false];
+  }
+  return null;
 }

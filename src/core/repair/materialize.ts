@@ -4,14 +4,14 @@
  * and the syntax fix (./fixSyntax.ts) calls it after each of its changes.
  */
 
-import { layout, markerText, type SegmentRenderInfo } from '../layout/layout.js';
+import { layout, markerText, type Placeholder, type SegmentRenderInfo } from '../layout/layout.js';
 import type { Measure } from '../layout/measure.js';
 import type { KeepReason, Materialize, Materialized } from '../pipeline/types.js';
 import type { SegmentAnalysis } from '../syntax/analyse.js';
 import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
-import { fillCheapGaps, type GapCosts } from './gaps.js';
-import { computePlaceholders } from './placeholders.js';
+import { fillCheapGaps, type GapCosts, placeMarkers } from './gaps.js';
+import { computePlaceholders, keepOneLineBodies } from './placeholders.js';
 import { dropOrphans, repairClosure } from './repair.js';
 
 export interface MaterializeOptions {
@@ -64,16 +64,24 @@ export function materializeSelection(
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
       // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
+      const markerInfo = { lineComment: a.info.lineComment, placeholders: new Map(), ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
-        marker: (start, end) =>
-          countLineTokens(
-            markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, { lineComment: a.info.lineComment, placeholders: new Map() }, undefined),
-          ),
+        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
       };
       for (let round = 0; round < 3; round++) {
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
+      }
+      // (threshold mode: under a budget, keeping and dropping lines here turned the budget search
+      // away from lines it would have kept)
+      if (repairHere && !economy) {
+        const sameRun = sameMarker(doc, seg.lines);
+        const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
+        if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned) > 0) {
+          repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
+          placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
+        }
       }
     }
     let anyBanned = false;
@@ -85,15 +93,29 @@ export function materializeSelection(
     });
     // What a banned line headed goes with it: never a body under the wrong block or clause.
     if (repairHere && anyBanned) dropOrphans(local, a.syntax);
+    let placeholders: Map<number, Placeholder> = new Map();
+    if (repairHere) {
+      placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
+      const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
+      if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
+        placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
+      }
+    }
     seg.lines.forEach((idx, k) => {
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
-    infos[s] = {
-      lineComment: a.info.lineComment,
-      placeholders: repairHere ? computePlaceholders(local, a.syntax, a.texts, a.info.placeholder) : new Map(),
-    };
+    // Names cost tokens a budget would rather spend on lines (economy: budget modes): there the
+    // markers sit at the right depth but name nothing.
+    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };
+}
+
+/** Whether two lines of a segment may share one marker: session memory's "seen before" (and where) is the same for both. */
+function sameMarker(doc: Document, lines: number[]): (a: number, b: number) => boolean {
+  const { seen, seenShift } = doc;
+  if (!seen && !seenShift) return () => true;
+  return (a, b) => (!seen || seen[lines[a]] === seen[lines[b]]) && (!seenShift || seenShift[lines[a]] === seenShift[lines[b]]);
 }

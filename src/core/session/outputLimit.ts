@@ -46,15 +46,17 @@ export function visibleSpans(length: number, limit: OutputLimit): [number, numbe
 
 /**
  * The kept lines of `mask` that lie wholly inside what the harness shows of `text` (the rendered
- * output: kept lines and one marker line per omitted run, in input order). Null when the output
+ * output: kept lines and one marker line per omitted range, `omitted` (the result's) or the mask's
+ * omitted runs, in input order). Null when the output
  * does not have that shape: then nothing of it can be vouched for.
  */
-export function visibleKept(doc: Document, mask: Uint8Array, text: string, limit: OutputLimit): Uint8Array | null {
+export function visibleKept(doc: Document, mask: Uint8Array, text: string, limit: OutputLimit, omitted?: readonly [number, number][]): Uint8Array | null {
   const spans = visibleSpans(text.length, limit);
   if (spans.length === 1 && spans[0][0] === 0 && spans[0][1] >= text.length) return mask;
   const inView = (a: number, b: number) => spans.some(([s, e]) => a >= s && b <= e);
   const out = new Uint8Array(mask.length);
-  const runs = omittedRuns(doc, mask);
+  // the result's omitted ranges are its markers (a run split after a placeholder's block is two)
+  const runs = omitted ? omitted.map(([a, b]) => ({ start: a - 1, end: b - 1 })) : omittedRuns(doc, mask);
   let r = 0;
   let pos = 0;
   for (let i = 0; i < doc.lines.length; ) {

@@ -14,7 +14,7 @@ export function rememberShown(session: SessionMemory, req: PruneRequest, doc: Do
     return;
   }
   const limit = req.outputLimit === undefined ? null : parseOutputLimit(req.outputLimit);
-  const visible = limit ? visibleKept(doc, result.keepMask, result.text, limit) : result.keepMask;
+  const visible = limit ? visibleKept(doc, result.keepMask, result.text, limit, result.omitted) : result.keepMask;
   if (!visible) {
     for (const seg of doc.segments) if (seg.path) session.forget(seg.path);
     return;

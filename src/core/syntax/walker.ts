@@ -674,6 +674,7 @@ function assemble(lines: string[], language: string, w: Walked): SyntaxIndex {
     definitions: w.definitions,
     imports: w.imports,
     attachedTo: linkAttachments(lines, out, language, w.attachRow),
+    insideString: stringRow,
   };
 }
 

@@ -21,8 +21,13 @@ describe('renderResult', () => {
   it('joins and counts the output; ranges, score, threshold and policy go on the result', async () => {
     const { job, input, scored, sel } = await thresholdCase(Array.from({ length: 240 }, (_, i) => (i === 46 ? 0.9 : 0)));
     const r = renderResult(job, input, scored, threshold, sel);
-    // (threshold mode's repair also brings the first definition of the `y` the function uses)
-    expect(r.text.endsWith('lines omitted (7-44)\ndef f11(x):\n    y = x + 11\n    return y * 11\n# ... 193 lines omitted (48-240)\n')).toBe(true);
+    // (threshold mode's repair also brings the first definition of the `y` the function uses);
+    // each marker sits at the depth of the definitions it hides and names them
+    expect(
+      r.text.endsWith(
+        '# ... 38 lines omitted (7-44): rest of f1; f2, f3, f4, f5 and 5 more\ndef f11(x):\n    y = x + 11\n    return y * 11\n# ... 193 lines omitted (48-240): f12, f13, f14, f15 and 44 more\n',
+      ),
+    ).toBe(true);
     expect(r.kept).toEqual([
       [1, 6],
       [45, 47],
