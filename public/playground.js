@@ -5,7 +5,7 @@
 /** The goal hint each bundled example comes with (an example without one starts with an empty goal). */
 const SUGGESTED_QUESTIONS = {
   'logging.py': 'caplog.get_records() is frozen after caplog.clear() is called: where are the records replaced instead of cleared?',
-  'playground-http_session.py': 'How does the session choose which proxy to use for a URL, and when is the proxy bypassed?',
+  'playground-http_session.py': 'How does the session pick the proxy for a URL?',
   'playground-rate_limiter.ts': 'How is the wait time computed when a client has run out of tokens, and what does the middleware answer then?',
   'playground-lru_cache.go': 'How does Set make room for a new value when the cache is full?',
 };

@@ -190,7 +190,7 @@ describe.skipIf(!available && !process.env.CI)('playground in headless Chromium'
     expect(await page.inputValue('#query')).toBe('my own question');
 
     await pick('playground-http_session.py', /class Session/);
-    expect(await page.inputValue('#query')).toMatch(/which proxy to use/);
+    expect(await page.inputValue('#query')).toMatch(/pick the proxy for a URL/);
     // The next example brings its own question, not the previous one.
     await pick('logging.py', /LogCaptureHandler/);
     expect(await page.inputValue('#query')).toMatch(/^caplog\.get_records\(\) is frozen/);
