@@ -98,6 +98,8 @@ export function materializeSelection(
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
       if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
+        // a body kept whole can leave a blank line alone between kept lines: no marker for that
+        if (!economy) placeMarkers(local, localReasons, a.syntax, sameMarker(doc, seg.lines), isBanned);
         placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       }
     }
