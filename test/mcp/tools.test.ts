@@ -22,9 +22,15 @@ const prune = async (req: PruneRequest): Promise<PruneResult> => {
   calls.push(req);
   return fakePrune(req);
 };
+/** The shipped learned model, for the tests that need real judgements. */
+const real = createPruner();
+const realPrune = (req: PruneRequest) => real.prune(req);
+/** pytest's logging plugin (826 lines), as pkg/caplog.py of the workspace. */
+const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
 
 beforeAll(async () => {
   fx = makeWorkspace();
+  writeFileSync(join(fx.root, 'pkg', 'caplog.py'), caplog);
   ws = await Workspace.open(fx.root);
 });
 afterAll(() => fx.cleanup());
@@ -91,8 +97,7 @@ describe('read_file', () => {
   });
 
   it('prunes to max_chars with the real pruner, the question first', async () => {
-    const real = createPruner();
-    const out = await readFileTool(ws, (r) => real.prune(r), {
+    const out = await readFileTool(ws, realPrune, {
       path: 'pkg/session.py',
       context_focus_question: 'Which proxy is selected for a URL?',
       max_chars: 1200,
@@ -116,10 +121,7 @@ describe('read_file', () => {
   });
 
   it("passes the read policy's doubt on as a note: a weak match, with what to do", async () => {
-    const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
-    writeFileSync(join(fx.root, 'pkg', 'caplog.py'), caplog);
-    const real = createPruner();
-    const out = await readFileTool(ws, (req) => real.prune(req), {
+    const out = await readFileTool(ws, realPrune, {
       path: 'pkg/caplog.py',
       context_focus_question: 'Which function parses the configuration file?',
       limit: 2000,
@@ -129,10 +131,7 @@ describe('read_file', () => {
 
   it('says so when the real pruner finds nothing relevant, and how to read the file anyway', async () => {
     // pytest's logging plugin, asked about GPUs: the shipped model omits all of it
-    const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
-    writeFileSync(join(fx.root, 'pkg', 'caplog.py'), caplog);
-    const real = createPruner();
-    const out = await readFileTool(ws, (req) => real.prune(req), {
+    const out = await readFileTool(ws, realPrune, {
       path: 'pkg/caplog.py',
       context_focus_question: 'How are CUDA kernels launched on the GPU device?',
     });
@@ -147,9 +146,7 @@ describe('read_file', () => {
   });
 
   it('does not call lines folded as shown before "nothing relevant"', async () => {
-    const caplog = readFileSync(new URL('../../examples/logging.py', import.meta.url), 'utf8');
     writeFileSync(join(fx.root, 'pkg', 'caplog2.py'), caplog);
-    const real = createPruner();
     const session = new SessionMemory();
     const remembering = (req: PruneRequest) => real.prune({ ...req, session, relativeThreshold: 0.5 });
     const read = (q: string) => readFileTool(ws, remembering, { path: 'pkg/caplog2.py', context_focus_question: q }, { remembers: true });

@@ -1,7 +1,8 @@
 /**
  * Which lines fold, and into which markers. A line folds when its shape's rules call it routine,
  * when it repeats the shape of the lines just before it, when the previous run of the same command
- * showed it, or when it is one of many entries of a directory the question does not name; a
+ * (or a kept line above it in this output) showed it, or when it is one of many entries of a
+ * directory the question does not name; a
  * signal line, a relevant line and the last lines of the output never fold. Only runs that save
  * more than their marker costs become markers.
  */

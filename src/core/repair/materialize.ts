@@ -55,6 +55,9 @@ export function materializeSelection(
     const a = analyses[s];
     const local = new Uint8Array(seg.lines.length);
     const localReasons: (KeepReason | undefined)[] = new Array(seg.lines.length);
+    // (both in segment-local line indices)
+    const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
+    const sameRun = sameMarker(doc, seg.lines);
     seg.lines.forEach((idx, k) => {
       local[k] = mask[idx];
       localReasons[k] = reasons[idx];
@@ -76,8 +79,6 @@ export function materializeSelection(
       // (threshold mode: under a budget, keeping and dropping lines here turned the budget search
       // away from lines it would have kept)
       if (repairHere && !economy) {
-        const sameRun = sameMarker(doc, seg.lines);
-        const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
         if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned) > 0) {
           repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
           placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
@@ -96,10 +97,9 @@ export function materializeSelection(
     let placeholders: Map<number, Placeholder> = new Map();
     if (repairHere) {
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
-      const isBanned = banned ? (k: number) => banned[seg.lines[k]] === 1 : undefined;
       if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
         // a body kept whole can leave a blank line alone between kept lines: no marker for that
-        if (!economy) placeMarkers(local, localReasons, a.syntax, sameMarker(doc, seg.lines), isBanned);
+        if (!economy) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
         placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       }
     }
