@@ -49,26 +49,24 @@ function distrust(info: Stats, what: string, mode: number): string {
 
 /** Why the directory cannot be used ('' when it can; 'missing' when it does not exist). */
 export function checkDir(dir: string): string {
-  let info: Stats;
-  try {
-    info = lstatSync(dir);
-  } catch {
-    return 'missing';
-  }
-  if (!info.isDirectory()) return `${dir} is not a directory`;
-  return distrust(info, dir, 0o700);
+  return checkOwned(dir, 'directory', 0o700);
 }
 
 /** Why the socket cannot be used ('' when it can; 'missing' when it does not exist). */
 export function checkSocket(socket: string): string {
+  return checkOwned(socket, 'socket', 0o600);
+}
+
+/** Why `path` cannot be used as the user's own `kind` of at most `mode` ('missing' when it does not exist). */
+function checkOwned(path: string, kind: 'directory' | 'socket', mode: number): string {
   let info: Stats;
   try {
-    info = lstatSync(socket);
+    info = lstatSync(path);
   } catch {
     return 'missing';
   }
-  if (!info.isSocket()) return `${socket} is not a socket`;
-  return distrust(info, socket, 0o600);
+  if (!(kind === 'directory' ? info.isDirectory() : info.isSocket())) return `${path} is not a ${kind}`;
+  return distrust(info, path, mode);
 }
 
 function stamp(file: string): string {
