@@ -3,6 +3,11 @@
  * and makes its V8 code cache (dist/skim-read.cjs.cache) by running prune, cat and grep once each
  * (src/cli/launch.ts loads both; BENCHMARKS.md, "Start-up"). Part of `npm run build`, after tsc.
  * web-tree-sitter is bundled too (grammars.ts tells it where its .wasm is).
+ *
+ * Also bundles what bin/skim.js runs first (src/cli/launch.ts and the daemon's client) into
+ * dist/skim-launch.cjs: one CommonJS file, so a call the warm daemon answers loads no ES module
+ * (Node's ES module loader alone costs a warm call about a tenth of its CPU). Every other module
+ * stays where it is, imported when needed.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -49,6 +54,38 @@ await build({
   supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
+// The launcher: launch.js with the daemon's client; every other import() stays a module of dist/.
+// Each module's import.meta.url stays its own file's URL (launch.ts and place.ts find dist/ and
+// the package from it).
+const launcher = path.join(dist, 'skim-launch.cjs');
+await build({
+  entryPoints: [path.join(dist, 'cli', 'launch.js')],
+  outfile: launcher,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  banner: { js: `"use strict";\nconst __skimUrlOf = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, file)).href;` },
+  plugins: [
+    {
+      name: 'launcher',
+      setup(b) {
+        b.onResolve({ filter: /.*/ }, (args) => {
+          if (args.kind !== 'dynamic-import' || args.path.endsWith('/daemon/client.js')) return undefined;
+          return { path: `./${path.relative(dist, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/')}`, external: true };
+        });
+        b.onLoad({ filter: /\.js$/ }, (args) => {
+          const file = path.relative(dist, args.path).split(path.sep).join('/');
+          const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__skimUrlOf(${JSON.stringify(file)})`);
+          return { contents: text, loader: 'js' };
+        });
+      },
+    },
+  ],
+  logLevel: 'warning',
+});
+if (/\bimport\.meta\b/.test(readFileSync(launcher, 'utf8'))) throw new Error(`${launcher}: import.meta was left in the bundle`);
+
 // a dynamic import() left in the bundle would need a module loader that vm.Script does not give
 const text = readFileSync(out, 'utf8');
 const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
@@ -75,3 +112,4 @@ for (const args of [
 }
 if (!existsSync(cache)) throw new Error(`${cache} was not written`);
 console.log(`${path.relative(root, out)}: ${(text.length / 1024).toFixed(0)} KB, code cache ${(readFileSync(cache).length / 1024).toFixed(0)} KB`);
+console.log(`${path.relative(root, launcher)}: ${(readFileSync(launcher).length / 1024).toFixed(0)} KB`);

@@ -146,6 +146,25 @@ describe.skipIf(!built)('the daemon', () => {
     expect(status(dir)!.served).toBe(before.served + CASES.length);
   });
 
+  it('a call it answers loads no ES module in the client (bin/skim.js and dist/skim-launch.cjs are CommonJS)', async () => {
+    const dir = daemonDir();
+    const before = await started(dir);
+    // whether Node ran its ES module loader for a module, written by the client as it exits
+    const probe = path.join(mkdtempSync(path.join(os.tmpdir(), 'skim-probe-')), 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('es-modules:' + process.moduleLoadList.some((m) => m.endsWith('esm/module_job')) + '\\n'));",
+    );
+    const warm = skim(['cat', 'examples/logging.py', '--focus', Q], dir, { env: { NODE_OPTIONS: `--require ${probe}` } });
+    expect(warm.code).toBe(0);
+    expect(warm.err).toContain('es-modules:false\n');
+    expect(status(dir)!.served).toBe(before.served + 1);
+    // the probe tells the two apart: the modules themselves (SKIM_NO_BUNDLE) load ES modules
+    const modules = skim(['cat', 'examples/logging.py', '--focus', Q], dir, { env: { NODE_OPTIONS: `--require ${probe}`, SKIM_NO_BUNDLE: '1' } });
+    expect(modules.out).toBe(warm.out);
+    expect(modules.err).toContain('es-modules:true\n');
+  });
+
   it('records a read in the session only once its output reached the reader (`| head`), as in process', async () => {
     const dir = daemonDir();
     const before = await started(dir);
