@@ -332,7 +332,15 @@ export function layout(doc: Document, mask: Uint8Array, infos: SegmentRenderInfo
     // The marker takes the terminator of the run's last line (so a missing final newline stays missing).
     const line = markerText(doc, run, infos[segId], placeholder);
     const code = doc.shape === 'numbered' ? line.replace(/^\s*(\t|→)/, '') : line;
-    pieces.push({ line, eol: doc.lines[run.end].eol === '' ? '' : doc.eol, source: -1, segment: segId, code, run, marker: { info: infos[segId], placeholder } });
+    pieces.push({
+      line,
+      eol: doc.lines[run.end].eol === '' ? '' : doc.eol,
+      source: -1,
+      segment: segId,
+      code,
+      run,
+      marker: { info: infos[segId], placeholder },
+    });
     i = run.end + 1;
   }
   return pieces;

@@ -62,7 +62,7 @@ describe('placeMarkers', () => {
     const lines = readFileSync(path.resolve(__dirname, '../../fixtures/markers/hono_streaming.test.tsx'), 'utf8').split('\n');
     const syntax = buildSyntaxIndex(lines, 'tsx');
     // 0-based: the template opens on row 45 (`<template data-hono-target=...><script>`) and closes on row 53
-    const open = lines.findIndex((l) => l.includes('`<template data-hono-target="H:${suspenseCounter}"><h1>Hello</h1></template><script>'));
+    const open = lines.findIndex((l) => l.includes('`<template data-hono-target="H:') && l.endsWith('<h1>Hello</h1></template><script>'));
     const close = lines.indexOf('</script>`,', open);
     expect(close - open).toBe(8);
     const local = new Uint8Array(lines.length).fill(1);
