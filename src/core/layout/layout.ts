@@ -98,10 +98,10 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
     for (let i = run.start; i <= run.end; i++) if (doc.lines[i].text.trim() !== '') return { indent: INDENT_RE.exec(doc.lines[i].text)![0], names: '' };
     return { indent: '', names: '' };
   }
-  // the first line of the fewest enclosing scopes, or a statement after it there that starts
-  // or header further left (the first was a continuation line, or the file's indentation is uneven:
-  // a Ruby `private` section, code a macro or a parse error hid from the parser); a label further left is not the code's
-  // depth, nor are comments and strings. Work: one look at each line's syntax, no string built.
+  // the first line of the fewest enclosing scopes, or a statement or header after it there that
+  // starts further left (the first was a continuation line, or the indentation is uneven: a Ruby
+  // `private` section, code a macro or a parse error hid from the parser); a label further left
+  // is not the code's depth, nor are comments and strings. Work: one look at each line's syntax.
   let first = -1;
   let at = -1;
   let atWidth = 0;
