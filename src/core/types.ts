@@ -139,7 +139,7 @@ export interface SyntaxIndex {
    * to, or -1 (syntax/attachments.ts). Absent: no such links.
    */
   attachedTo?: Int32Array;
-  /** Per line: 1 when it lies inside a multi-line string (not its first or last line). Absent: not known. */
+  /** Per line: 1 when it lies inside a multi-line string or template literal (not its first or last line). Absent: not known. */
   insideString?: Uint8Array;
 }
 

@@ -42,6 +42,8 @@ export interface RenderPiece {
   code: string;
   /** For markers: the omitted run (input indexes, inclusive). */
   run?: OmittedRun;
+  /** For markers: what rendered it (`namedMarkerText` renders it again with the names). */
+  marker?: { info: SegmentRenderInfo | undefined; placeholder: string | undefined };
 }
 
 export interface OmittedRun {
@@ -96,14 +98,14 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
     for (let i = run.start; i <= run.end; i++) if (doc.lines[i].text.trim() !== '') return { indent: INDENT_RE.exec(doc.lines[i].text)![0], names: '' };
     return { indent: '', names: '' };
   }
-  // the first line of the fewest enclosing scopes, or a statement after it there that starts
-  // further left (the first was a continuation line); a label further left is not the code's
-  // depth, nor are comments and strings. Work: one look at each line's syntax, no string built.
+  // the first line of the fewest enclosing scopes, or a statement or header after it there that
+  // starts further left (the first was a continuation line, or the indentation is uneven: a Ruby
+  // `private` section, code a macro or a parse error hid from the parser); a label further left
+  // is not the code's depth, nor are comments and strings. Work: one look at each line's syntax.
   let first = -1;
   let at = -1;
   let atWidth = 0;
   let depth = Number.POSITIVE_INFINITY;
-  let statement = false;
   let lastCode = -1;
   const inString = syntax!.insideString;
   for (let i = run.start; i <= run.end; i++) {
@@ -116,17 +118,17 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
     if (kind === 'comment' || kind === 'docstring' || inString?.[k]) continue;
     const starts = ls.stmtStart === k;
     if (starts) lastCode = k;
+    // a header starts a definition or block even where the parse lost its statement (a file with errors)
+    const opens = starts || kind === 'header';
     if (ls.depth < depth) {
       depth = ls.depth;
       at = i;
       atWidth = indentWidth(doc.lines[i].text);
-      statement = starts;
-    } else if (ls.depth === depth && !statement && starts) {
+    } else if (ls.depth === depth && opens && atWidth > 0) {
       const w = indentWidth(doc.lines[i].text);
       if (w < atWidth) {
         at = i;
         atWidth = w;
-        statement = true;
       }
     }
   }
@@ -269,6 +271,18 @@ export function markerText(doc: Document, run: OmittedRun, info: SegmentRenderIn
 }
 
 /**
+ * A marker piece as it reads with the definitions it hides named, or null when it names nothing
+ * more (no syntax index, nothing hidden, or already named). Names go only into a comment: a
+ * marker that is not one (a language without line comments) stays as it was laid out.
+ */
+export function namedMarkerText(doc: Document, piece: RenderPiece): string | null {
+  const info = piece.marker?.info;
+  if (!piece.run || !info?.syntax || info.names || !info.lineComment) return null;
+  const named = markerText(doc, piece.run, { ...info, names: true }, piece.marker!.placeholder);
+  return named === piece.line ? null : named;
+}
+
+/**
  * The runs that become markers: the omitted runs, each split after the block whose placeholder it
  * carries when it goes on past that block (the placeholder's marker sits at the block's depth;
  * what follows the block gets a marker at its own). Returned with each run's placeholder.
@@ -318,7 +332,15 @@ export function layout(doc: Document, mask: Uint8Array, infos: SegmentRenderInfo
     // The marker takes the terminator of the run's last line (so a missing final newline stays missing).
     const line = markerText(doc, run, infos[segId], placeholder);
     const code = doc.shape === 'numbered' ? line.replace(/^\s*(\t|→)/, '') : line;
-    pieces.push({ line, eol: doc.lines[run.end].eol === '' ? '' : doc.eol, source: -1, segment: segId, code, run });
+    pieces.push({
+      line,
+      eol: doc.lines[run.end].eol === '' ? '' : doc.eol,
+      source: -1,
+      segment: segId,
+      code,
+      run,
+      marker: { info: infos[segId], placeholder },
+    });
     i = run.end + 1;
   }
   return pieces;

@@ -108,7 +108,8 @@ export function materializeSelection(
       reasons[idx] = localReasons[k];
     });
     // Names cost tokens a budget would rather spend on lines (economy: budget modes): there the
-    // markers sit at the right depth but name nothing.
+    // candidates' markers name nothing, and the chosen output's get names with what the lines
+    // left of the budget (select/markerNames.ts).
     infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
   });
   const pieces = layout(doc, mask, infos);

@@ -1,7 +1,8 @@
 /**
  * Budget selection: rank the lines, then find the longest prefix of the ranking whose repaired,
  * rendered output fits the budget (tokens or characters, markers included). The output is then
- * made to parse within the budget, shrinking the selection when its fix would cost most of it.
+ * made to parse within the budget, shrinking the selection when its fix would cost most of it, and
+ * its markers name what they hide with what the budget has left (./markerNames.ts).
  * When nothing fits, every file collapses to its marker (./collapseAll.ts).
  */
 import type { Diagnostic } from '../diagnostics.js';
@@ -12,6 +13,7 @@ import type { Repairer } from '../repair/repairer.js';
 import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { Document } from '../types.js';
 import { collapseAll } from './collapseAll.js';
+import { nameMarkersWithinBudget } from './markerNames.js';
 import { openedPriorities, priorityOrder, selectByBudget } from './select.js';
 
 /**
@@ -42,11 +44,12 @@ export function selectWithinBudget(
   const ranking = rankLines(doc, scored);
   const found = longestFittingPrefix(doc, ranking, budget, repairer);
   if (!found) return { kind: 'selected', chosen: collapseAll(doc, analyses, budget, diagnostics) };
-  if (!repairer.enabled) return { kind: 'selected', chosen: found.output };
+  const named = (chosen: Materialized): Selection => ({ kind: 'selected', chosen: nameMarkersWithinBudget(doc, chosen, budget) });
+  if (!repairer.enabled) return named(found.output);
   const fixed = fixWithinBudget(found.order, found.k, found.output, scored.probs, budget, repairer);
-  if (!fixed) return { kind: 'selected', chosen: found.output };
+  if (!fixed) return named(found.output);
   diagnostics.push(...fixed.problems);
-  return { kind: 'selected', chosen: fixed.output };
+  return named(fixed.output);
 }
 
 /**

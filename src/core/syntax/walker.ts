@@ -112,6 +112,7 @@ const F_END = 1 << 14;
 const F_JSX_OPEN = 1 << 15;
 const F_JSX_CLOSE = 1 << 16;
 const F_DOCSTMT = 1 << 17;
+const F_TEMPLATE = 1 << 18;
 
 interface TypeTable {
   /** Per node type id: F_* flags. */
@@ -152,6 +153,7 @@ function typeTable(language: Language, spec: GrammarSpec): TypeTable {
     if (spec.comments.has(t)) f |= F_COMMENT;
     else if (IDENTIFIER_TYPES.has(t)) f |= F_IDENT;
     if (spec.opaque.has(t)) f |= F_OPAQUE;
+    if (spec.templates?.has(t)) f |= F_TEMPLATE;
     if (spec.decorators.has(t)) f |= F_DECORATOR;
     if (spec.blocks.has(t)) f |= F_BLOCK;
     if (spec.scopes[t]) f |= F_SCOPE;
@@ -208,6 +210,7 @@ class WalkState implements Walked {
   readonly decoRow: Uint8Array;
   readonly clauseRow: Uint8Array;
   readonly stringRow: Uint8Array;
+  readonly templateRow: Uint8Array;
   readonly stringEndCol: Int32Array;
   /** Rows that hold nothing but (part of) an attribute/decorator/annotation (a C++ `template <...>` line too). */
   readonly attachRow: Uint8Array;
@@ -237,6 +240,7 @@ class WalkState implements Walked {
     this.decoRow = new Uint8Array(n);
     this.clauseRow = new Uint8Array(n);
     this.stringRow = new Uint8Array(n);
+    this.templateRow = new Uint8Array(n);
     this.stringEndCol = new Int32Array(n).fill(-1);
     this.attachRow = new Uint8Array(n);
     this.defines = new Array(n).fill(null);
@@ -444,6 +448,7 @@ function visitStructural(
     const last = entries[entries.length - 1]?.startPosition.row;
     if (last !== undefined && last > sr && last < er) w.addCloser(last, er);
   }
+  if (f & F_TEMPLATE) for (let r = sr + 1; r < er && r < n; r++) w.templateRow[r] = 1;
   const isDecorator = (f & F_DECORATOR) !== 0;
   if (isDecorator) {
     for (let r = sr; r <= er && r < n; r++) {
@@ -592,6 +597,8 @@ interface Walked {
   clauseRow: Uint8Array;
   /** the row is inside a multi-line string (not its first or last row) */
   stringRow: Uint8Array;
+  /** the row is inside a multi-line template literal (text with code in its substitutions) */
+  templateRow: Uint8Array;
   /** the column where a multi-line string ends on its last row, or -1 */
   stringEndCol: Int32Array;
   /** rows holding nothing but (part of) an attribute/decorator/annotation */
@@ -674,7 +681,7 @@ function assemble(lines: string[], language: string, w: Walked): SyntaxIndex {
     definitions: w.definitions,
     imports: w.imports,
     attachedTo: linkAttachments(lines, out, language, w.attachRow),
-    insideString: stringRow,
+    insideString: w.templateRow.includes(1) ? stringRow.map((v, r) => v | w.templateRow[r]!) : stringRow,
   };
 }
 

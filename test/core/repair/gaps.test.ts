@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeepReason } from '../../../src/core/pipeline/types.js';
-import { fillCheapGaps, type GapCosts } from '../../../src/core/repair/gaps.js';
+import { fillCheapGaps, type GapCosts, placeMarkers } from '../../../src/core/repair/gaps.js';
+import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 
 /** Costs from a per-line token table and a flat marker price. */
 const costs = (lineTokens: number[], marker: number): GapCosts => ({ line: (k) => lineTokens[k], marker: () => marker });
@@ -50,5 +53,24 @@ describe('fillCheapGaps', () => {
     // lines 1-3 cost 60 tokens: never compared; line 5 is a one-line interior gap: filled outright
     expect(asked).toEqual([]);
     expect([...local]).toEqual([1, 0, 0, 0, 1, 1, 1]);
+  });
+});
+
+describe('placeMarkers', () => {
+  it('keeps an omitted run inside a JS/TS template literal: a `//` marker there would be text of the string', async () => {
+    await ensureGrammar('tsx');
+    const lines = readFileSync(path.resolve(__dirname, '../../fixtures/markers/hono_streaming.test.tsx'), 'utf8').split('\n');
+    const syntax = buildSyntaxIndex(lines, 'tsx');
+    // 0-based: the template opens on row 45 (`<template data-hono-target=...><script>`) and closes on row 53
+    const open = lines.findIndex((l) => l.includes('`<template data-hono-target="H:') && l.endsWith('<h1>Hello</h1></template><script>'));
+    const close = lines.indexOf('</script>`,', open);
+    expect(close - open).toBe(8);
+    const local = new Uint8Array(lines.length).fill(1);
+    // the two rows with `${suspenseCounter}` and `if(!d)return` omitted, inside the template
+    local[open + 3] = local[open + 4] = 0;
+    const reasons: (KeepReason | undefined)[] = Array.from(local, (v) => (v ? 'score' : undefined));
+    placeMarkers(local, reasons, syntax, () => true);
+    expect(local[open + 3]).toBe(1);
+    expect(local[open + 4]).toBe(1);
   });
 });

@@ -70,6 +70,7 @@ export const javascript: GrammarSpec = {
   decorators: set('decorator'),
   comments: set('comment', 'html_comment'),
   opaque: set('string', 'regex'),
+  templates: set('template_string'),
   clauses: set('else_clause', 'catch_clause', 'finally_clause', 'switch_case', 'switch_default'),
   owners: set('if_statement', 'try_statement', 'switch_statement'),
   imports: set('import_statement'),

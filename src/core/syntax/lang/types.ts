@@ -29,6 +29,11 @@ export interface GrammarSpec {
   readonly comments: ReadonlySet<string>;
   /** Node types not descended into (string literals): they count as code on their first row. */
   readonly opaque: ReadonlySet<string>;
+  /**
+   * Literals walked like code (their substitutions are code) whose inner rows are still text to a
+   * marker: none may land there (JS template strings).
+   */
+  readonly templates?: ReadonlySet<string>;
   /** Named node types whose first row is a clause line (else/except/catch/case/match arm...). */
   readonly clauses: ReadonlySet<string>;
   /** Anonymous keyword tokens that are clause lines when their parent is an owner (`else` in Go/Java/C#). */
