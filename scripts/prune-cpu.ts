@@ -41,7 +41,9 @@ async function measure(root: string, profile: boolean): Promise<{ samples: Sampl
   const { detectLanguage } = await load('src/core/syntax/index.ts');
   const all = distinctInputs(1000) as { code: string; query: string; path: string }[];
   // spread over the whole list (it is grouped by benchmark, so by language)
-  const inputs = all.filter((_, i) => Math.floor((i * Math.min(files, all.length)) / all.length) !== Math.floor(((i - 1) * Math.min(files, all.length)) / all.length));
+  const inputs = all.filter(
+    (_, i) => Math.floor((i * Math.min(files, all.length)) / all.length) !== Math.floor(((i - 1) * Math.min(files, all.length)) / all.length),
+  );
   const pruner = createPruner();
   // Warm-up (grammars, model, JIT) on other files (shorter ones, none of the measured paths): the
   // measured texts are new to every per-text and per-piece cache, as a file never seen before is.
@@ -109,9 +111,22 @@ function timeBySkimFile(p: {
 /** Runs one round in a child process (own heap and JIT, like a server worker) and returns its samples. */
 function child(root: string, profile: boolean): Promise<{ samples: Sample[]; profile?: Record<string, number> }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...process.execArgv, path.join(here, 'scripts/prune-cpu.ts'), '--child', root, '--files', String(files), ...(profile ? ['--profile'] : []), ...(byFunction ? ['--profile-functions'] : [])], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const p = spawn(
+      process.execPath,
+      [
+        ...process.execArgv,
+        path.join(here, 'scripts/prune-cpu.ts'),
+        '--child',
+        root,
+        '--files',
+        String(files),
+        ...(profile ? ['--profile'] : []),
+        ...(byFunction ? ['--profile-functions'] : []),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
@@ -137,7 +152,12 @@ function summary(samples: Sample[]): Map<string, number[]> {
 if (args[0] === '--child') {
   process.stdout.write(JSON.stringify(await measure(path.resolve(args[1]!), args.includes('--profile'))));
 } else {
-  const roots = compare ? [{ name: 'compared', root: path.resolve(compare) }, { name: 'this', root: here }] : [{ name: 'this', root: here }];
+  const roots = compare
+    ? [
+        { name: 'compared', root: path.resolve(compare) },
+        { name: 'this', root: here },
+      ]
+    : [{ name: 'this', root: here }];
   const got = new Map<string, Sample[]>(roots.map((r) => [r.name, []]));
   const profiles = new Map<string, Record<string, number>>();
   for (let round = 0; round < rounds; round++) {

@@ -1,5 +1,5 @@
-import { Node } from 'web-tree-sitter';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Node } from 'web-tree-sitter';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 
 /** Counts the nodes handed over by `children` and `namedChildren` (every one crosses the wasm boundary). */
