@@ -177,7 +177,10 @@ if (args[0] === '--child') {
     const n = xs.length / rounds;
     const row = [lang, n, pct(xs, 0.5).toFixed(1), mean(xs).toFixed(1)];
     const other = sums.get('compared')?.get(lang);
-    if (other) row.splice(2, 0, pct(other, 0.5).toFixed(1), mean(other).toFixed(1)), row.push((mean(xs) / mean(other)).toFixed(2));
+    if (other) {
+      row.splice(2, 0, pct(other, 0.5).toFixed(1), mean(other).toFixed(1));
+      row.push((mean(xs) / mean(other)).toFixed(2));
+    }
     console.log(row.join(' | '));
   }
   for (const [name, prof] of profiles) {

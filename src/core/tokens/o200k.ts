@@ -41,7 +41,8 @@ function loadTable(): O200kTable | null {
   }
 }
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+/** Any UTF-16 code unit outside ASCII (surrogates included: no `u` flag). */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Tokens of `text` under o200k_base, special-token strings counted as text. */
 export function countO200k(text: string): number {

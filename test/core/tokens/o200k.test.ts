@@ -44,7 +44,7 @@ describe('o200k pre-token split', () => {
     );
     for (const f of files(path.join(ROOT, 'test/fixtures'))) {
       const t = readFileSync(f, 'latin1');
-      if (/^[\x00-\x7f]*$/.test(t)) expect(byHand(t), f).toEqual(byRegex(t));
+      if (!/[\u0080-\uffff]/.test(t)) expect(byHand(t), f).toEqual(byRegex(t));
     }
   });
 
