@@ -78,7 +78,7 @@ async function measure(root: string, profile: boolean): Promise<{ samples: Sampl
  */
 function timeBySkimFile(p: {
   nodes: { id: number; callFrame: { url: string; functionName: string }; children?: number[] }[];
-  samples: number[];
+  samples?: number[];
 }): Record<string, number> {
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -95,11 +95,12 @@ function timeBySkimFile(p: {
     return k;
   };
   const counts: Record<string, number> = {};
-  for (const s of p.samples) {
+  const samples = p.samples ?? [];
+  for (const s of samples) {
     const k = placeOf(s);
     counts[k] = (counts[k] ?? 0) + 1;
   }
-  const total = p.samples.length;
+  const total = samples.length;
   return Object.fromEntries(
     Object.entries(counts)
       .sort((a, b) => b[1] - a[1])
