@@ -506,19 +506,21 @@ function analyzeScope(w: WalkState, spec: GrammarSpec, node: Node, kind: string,
   parent.pending = null;
   let start = sr;
   let found = false;
-  for (const ch of node.children) {
-    if (!ch) continue;
-    if (spec.decorators.has(ch.type)) {
+  // (sibling steps, not `children`: the loop stops at the first real child, and every child
+  // handed across the wasm boundary costs)
+  for (let ch = node.firstChild; ch; ch = ch.nextSibling) {
+    const type = ch.type; // (each read of `type` is a call into wasm)
+    if (spec.decorators.has(type)) {
       for (let r = ch.startPosition.row; r <= ch.endPosition.row; r++) decorators.push(r);
       continue;
     }
-    if (spec.comments.has(ch.type)) continue;
-    if (spec.modifierWrappers?.has(ch.type)) {
-      for (const g of ch.children) {
-        if (!g) continue;
-        if (spec.decorators.has(g.type)) {
+    if (spec.comments.has(type)) continue;
+    if (spec.modifierWrappers?.has(type)) {
+      for (let g = ch.firstChild; g; g = g.nextSibling) {
+        const inner = g.type;
+        if (spec.decorators.has(inner)) {
           for (let r = g.startPosition.row; r <= g.endPosition.row; r++) decorators.push(r);
-        } else if (!spec.comments.has(g.type)) {
+        } else if (!spec.comments.has(inner)) {
           start = g.startPosition.row;
           found = true;
           break;
@@ -535,7 +537,9 @@ function analyzeScope(w: WalkState, spec: GrammarSpec, node: Node, kind: string,
     body = node.childForFieldName(f);
     if (body) break;
   }
-  if (!body && spec.bodyTypes) body = node.children.find((c) => !!c && spec.bodyTypes!.has(c.type)) ?? null;
+  if (!body && spec.bodyTypes) {
+    for (let c = node.firstChild; c && !body; c = c.nextSibling) if (spec.bodyTypes.has(c.type)) body = c;
+  }
   let headerEnd = start;
   let bodyStart = Math.min(start + 1, er);
   if (body) {
@@ -548,13 +552,9 @@ function analyzeScope(w: WalkState, spec: GrammarSpec, node: Node, kind: string,
       while (prev && spec.comments.has(prev.type)) prev = prev.previousSibling;
       headerEnd = prev ? prev.endPosition.row : start;
     }
-    let firstStmt: Node | null = null;
-    for (const c of body.namedChildren) {
-      if (c && !spec.comments.has(c.type)) {
-        firstStmt = c;
-        break;
-      }
-    }
+    // (the first named child that is not a comment: a class body's other members are not read)
+    let firstStmt = body.firstNamedChild;
+    while (firstStmt && spec.comments.has(firstStmt.type)) firstStmt = firstStmt.nextNamedSibling;
     // go wraps statements in statement_list
     if (firstStmt && firstStmt.type === 'statement_list') firstStmt = firstStmt.namedChild(0) ?? firstStmt;
     bodyStart = firstStmt ? firstStmt.startPosition.row : Math.min(headerEnd + 1, er);

@@ -41,14 +41,115 @@ function loadTable(): O200kTable | null {
   }
 }
 
+/** Any UTF-16 code unit outside ASCII (surrogates included: no `u` flag). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** Tokens of `text` under o200k_base, special-token strings counted as text. */
 export function countO200k(text: string): number {
   if (table === undefined) table = loadTable();
   if (table === null) throw new Error(`the o200k token table (${o200kTablePath() ?? 'assets/o200k_base.bin'}) is missing or damaged: reinstall skim`);
+  if (!NON_ASCII.test(text)) return countAscii(table, text);
   split.lastIndex = 0;
   let n = 0;
   for (let m = split.exec(text); m !== null; m = split.exec(text)) n += countPiece(table, m[0]);
   return n;
+}
+
+/**
+ * countO200k of ASCII text without the regular expression or a string per pre-token: the split
+ * by asciiPreTokenEnd, each pre-token's bytes looked up in place; only a pre-token that is not one
+ * token (merged, and cached) becomes a string. Most pre-tokens of code are one token.
+ */
+function countAscii(t: O200kTable, text: string): number {
+  if (scratch.length < text.length) scratch = new Uint8Array(text.length + 1024);
+  for (let i = 0; i < text.length; i++) scratch[i] = text.charCodeAt(i);
+  let n = 0;
+  for (let i = 0; i < text.length; ) {
+    const end = asciiPreTokenEnd(text, i);
+    const r = findToken(t, scratch, i, end);
+    if (r >= 0 && t.kinds[r] === KIND_STRING) n++;
+    else n += countPiece(t, text.slice(i, end));
+    i = end;
+  }
+  return n;
+}
+
+// ASCII character classes of O200K_SPLIT: \p{Lu}, \p{Ll}, \p{N}, \s (\t \n \v \f \r and space)
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 4;
+const SPACE = 8;
+const NEWLINE = 16;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (c >= 65 && c <= 90) ASCII_CLASS[c] = UPPER;
+  else if (c >= 97 && c <= 122) ASCII_CLASS[c] = LOWER;
+  else if (c >= 48 && c <= 57) ASCII_CLASS[c] = DIGIT;
+  else if (c === 10 || c === 13) ASCII_CLASS[c] = SPACE | NEWLINE;
+  else if ((c >= 9 && c <= 12) || c === 32) ASCII_CLASS[c] = SPACE;
+}
+const LETTER = UPPER | LOWER;
+
+/**
+ * Where the O200K_SPLIT pre-token starting at `i` of ASCII text ends, by its alternatives in
+ * order (the regular expression takes the first that matches):
+ *   1. `P?[A-Z]*[a-z]+C?`, P a character other than a letter, a digit or a line break, C a
+ *      contraction ('s 'd 'm 't 'll 've 're, any case)
+ *   2. `P?[A-Z]+[a-z]*C?`
+ *   3. `[0-9]{1,3}`
+ *   4. ` ?O+[\r\n/]*`, O a character other than whitespace, a letter or a digit
+ *   5. `\s*[\r\n]+`: the whitespace run up to its last line break
+ *   6. `\s+(?!\S)`: the whitespace run at the end of the text, else all of it but its last character
+ *   7. `\s+`
+ */
+export function asciiPreTokenEnd(s: string, i: number): number {
+  const len = s.length;
+  const c = ASCII_CLASS[s.charCodeAt(i)]!;
+  if (c & LETTER || c === 0 || c === SPACE) {
+    // 1 and 2: a prefix P (when `c` is not a letter), upper case letters, lower case ones; at
+    // least one letter (either alternative then matches to the end of the lower case ones)
+    const j = c & LETTER ? i : i + 1;
+    let k = j;
+    while (k < len && ASCII_CLASS[s.charCodeAt(k)] === UPPER) k++;
+    while (k < len && ASCII_CLASS[s.charCodeAt(k)] === LOWER) k++;
+    if (k > j) return contraction(s, k);
+  }
+  if (c === DIGIT) {
+    let k = i + 1;
+    while (k < i + 3 && k < len && ASCII_CLASS[s.charCodeAt(k)] === DIGIT) k++;
+    return k;
+  }
+  if (c === 0 || (s.charCodeAt(i) === 32 && i + 1 < len && ASCII_CLASS[s.charCodeAt(i + 1)] === 0)) {
+    let k = c === 0 ? i + 1 : i + 2;
+    while (k < len && ASCII_CLASS[s.charCodeAt(k)] === 0) k++;
+    while (k < len) {
+      const x = s.charCodeAt(k);
+      if (x !== 10 && x !== 13 && x !== 47) break;
+      k++;
+    }
+    return k;
+  }
+  // 5 to 7: a whitespace run
+  let e = i;
+  let lastBreak = -1;
+  while (e < len) {
+    const x = ASCII_CLASS[s.charCodeAt(e)]!;
+    if (!(x & SPACE)) break;
+    if (x & NEWLINE) lastBreak = e;
+    e++;
+  }
+  if (lastBreak >= 0) return lastBreak + 1;
+  return e === len || e - i === 1 ? e : e - 1;
+}
+
+/** Past the contraction at `k` ('s 'd 'm 't 'll 've 're, any case), if there is one. */
+function contraction(s: string, k: number): number {
+  if (s.charCodeAt(k) !== 39) return k;
+  const a = s.charCodeAt(k + 1) | 32;
+  if (a === 115 || a === 100 || a === 109 || a === 116) return k + 2;
+  const b = s.charCodeAt(k + 2) | 32;
+  if ((a === 108 && b === 108) || (a === 118 && b === 101) || (a === 114 && b === 101)) return k + 3;
+  return k;
 }
 
 let scratch = new Uint8Array(1024);

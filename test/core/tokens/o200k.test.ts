@@ -11,7 +11,7 @@ import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as reference } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
-import { countO200k, O200K_SPLIT, o200kTablePath } from '../../../src/core/tokens/o200k.js';
+import { asciiPreTokenEnd, countO200k, O200K_SPLIT, o200kTablePath } from '../../../src/core/tokens/o200k.js';
 import { buildO200kTable, readO200kTable } from '../../../src/core/tokens/o200kTable.js';
 
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
@@ -26,6 +26,28 @@ function files(dir: string): string[] {
 }
 
 describe('o200k pre-token split', () => {
+  it("of ASCII text (split by hand) is the regular expression's", () => {
+    const byRegex = (s: string) => s.match(new RegExp(O200K_SPLIT.source, O200K_SPLIT.flags)) ?? [];
+    const byHand = (s: string) => {
+      const out: string[] = [];
+      for (let i = 0; i < s.length; i = asciiPreTokenEnd(s, i)) out.push(s.slice(i, asciiPreTokenEnd(s, i)));
+      return out;
+    };
+    const ascii = [...'aZbQ09 \t\n\r\v\f\'sSdDmMtTlLvVeErR/._-(){}:;#"\\\x00\x1c\x1f\x7f'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ascii, "'ll", "'ve", 'HTTPServer', '  ', '\r\n', ');\n//'), { maxLength: 30 }), (parts) => {
+        const s = parts.join('');
+        expect(byHand(s)).toEqual(byRegex(s));
+        expect(countO200k(s)).toBe(ref(s));
+      }),
+      { numRuns: 5000, seed: 7 },
+    );
+    for (const f of files(path.join(ROOT, 'test/fixtures'))) {
+      const t = readFileSync(f, 'latin1');
+      if (!/[\u0080-\uffff]/.test(t)) expect(byHand(t), f).toEqual(byRegex(t));
+    }
+  });
+
   it("is gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX", () => {
     expect(O200K_SPLIT.source).toBe(O200K_TOKEN_SPLIT_REGEX.source);
     expect(O200K_SPLIT.flags).toBe(O200K_TOKEN_SPLIT_REGEX.flags);
