@@ -12,12 +12,14 @@ import { fakeRunner } from './fakeRunner.js';
 
 describe('listen', () => {
   it('serves on an ephemeral loopback port and finishes in-flight requests on close', async () => {
-    const app = createApp({ runner: fakeRunner({ delayMs: 300 }), log: () => {} });
+    const runner = fakeRunner({ delayMs: 300 });
+    const app = createApp({ runner, log: () => {} });
     const server = await listen(app, '127.0.0.1', 0);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const inFlight = fetch(`${server.url}/v1/prune`, { method: 'POST', body: JSON.stringify({ code: 'a proxy\nb\n', query: 'proxy' }) });
-    await new Promise((r) => setTimeout(r, 50));
+    // close once the request is in the runner's hands (not after a guess at how long that takes)
+    while (runner.calls.length === 0) await new Promise((r) => setTimeout(r, 5)); // the test's time limit bounds this
     const closed = server.close(5000);
     const res = await inFlight;
     expect(res.status).toBe(200);
