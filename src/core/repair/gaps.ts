@@ -71,8 +71,6 @@ export const TEXT_GAP_KEEP_MAX = 6;
  *     for no more than itself.
  * `sameRun(a, b)`: segment lines a and b may share a marker (session memory splits runs where
  * "seen before" changes). `banned` lines stay omitted. A segment with nothing kept is left alone.
- * `dropOnly` (the budget modes, whose selection must not grow): only what omits lines, 1 by taking
- * the whole comment out (unless a line of it was kept for its score) and 2.
  */
 export function placeMarkers(
   local: Uint8Array,
@@ -80,7 +78,6 @@ export function placeMarkers(
   syntax: SyntaxIndex,
   sameRun: (a: number, b: number) => boolean,
   banned?: (k: number) => boolean,
-  dropOnly = false,
 ): number {
   const n = local.length;
   if (!local.includes(1)) return 0;
@@ -103,8 +100,7 @@ export function placeMarkers(
     const [open, close, code] = block;
     let scored = false;
     for (let k = open; k <= close && !scored; k++) scored = local[k] === 1 && reasons[k] === 'score';
-    if (dropOnly && (code || scored)) return;
-    if (!dropOnly && (code || j - i + 1 <= TEXT_GAP_KEEP_MAX || scored)) keep(i, j);
+    if (code || j - i + 1 <= TEXT_GAP_KEEP_MAX || scored) keep(i, j);
     else
       for (let k = open; k <= close; k++) {
         local[k] = 0;
@@ -121,7 +117,6 @@ export function placeMarkers(
     }
   });
   // 3. markers that would stand for one line, or for blank lines alone
-  if (dropOnly) return filled;
   forEachRun(local, 0, sameRun, (i, j) => {
     let nonBlank = 0;
     for (let k = i; k <= j && nonBlank < 2; k++) if (kind(k) !== 'blank') nonBlank++;

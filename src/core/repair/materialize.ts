@@ -76,14 +76,14 @@ export function materializeSelection(
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
-      // (under a budget, only omitting: keeping lines here turned the budget search away from
-      // lines it would have kept)
+      // (threshold mode: under a budget, keeping and dropping lines here turned the budget search
+      // away from lines it would have kept)
       if (repairHere && !economy) {
         if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned) > 0) {
           repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
           placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
         }
-      } else if (repairHere) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, true);
+      }
     }
     let anyBanned = false;
     seg.lines.forEach((idx, k) => {
