@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SkimError } from '../core/errors.js';
+import { asksToPrune, readForAgent } from '../tools/readForAgent.js';
 import { VERSION } from '../version.js';
 import { compileGrepMatcher } from './linePattern.js';
 import { GREP_HELP, type ParsedGrepArgs, parseGrepArgs, USAGE, UsageError } from './options.js';
@@ -86,8 +87,8 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
   }
   if (p.maxCount === 0) return 1; // grep -m 0 reads nothing
 
-  const pruning = p.focus !== undefined || p.ratio !== undefined || p.tokens !== undefined;
-  const prunedLines = pruning && p.mode === 'lines';
+  // a question or a budget: the lines are printed as `grep -Hn` would and pruned (session memory alone records what grep printed)
+  const prunedLines = asksToPrune({ query: p.focus, ratio: p.ratio, tokens: p.tokens }) && p.mode === 'lines';
   let matcher;
   try {
     matcher = compileGrepMatcher(patterns, {
@@ -169,17 +170,10 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     if (prunedLines && text !== '') {
       const { prunerFor } = await import('../cli/io.js');
       const pruner = prunerFor({ scorer: p.scorer, model: p.model });
-      const result = await pruner.prune({
-        code: text,
-        query: p.focus,
-        task: taskOf({ task: p.task }),
-        ratio: p.ratio,
-        tokens: p.tokens,
-        outputLimit,
-        session,
-      });
-      for (const d of result.diagnostics) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
-      await io.stdout(result.text);
+      const req = { code: text, query: p.focus, task: taskOf({ task: p.task }), ratio: p.ratio, tokens: p.tokens, outputLimit, session };
+      const read = await readForAgent(pruner.prune, req, { onFailure: (m) => io.stderr(`skim: warning: ${m}\n`) });
+      for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
+      await io.stdout(read.text);
     }
     return exitStatus(outcome.selected, outcome.errors, p.mode);
   });
