@@ -46,13 +46,33 @@ async function collectPatterns(p: ParsedGrepArgs, io: GrepCommandIO): Promise<st
 
 /** Run `skim grep ARGS`; the exit status as grep's. */
 export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise<number> {
-  const err = (msg: string) => io.stderr(`skim grep: ${msg}\n`);
+  const p = await readCommandLine(args, io);
+  if (typeof p === 'number') return p;
+  const patterns = await readPatterns(p, io);
+  if (typeof patterns === 'number') return patterns;
+  if (p.maxCount === 0) return 1; // grep -m 0 reads nothing
+  // a question or a budget: the lines are printed as `grep -Hn` would and pruned (session memory alone records what grep printed)
+  const prunedLines = asksToPrune({ query: p.focus, ratio: p.ratio, tokens: p.tokens }) && p.mode === 'lines';
+  const search = searchOf(p, patterns, prunedLines, io);
+  if (typeof search === 'number') return search;
+  const env = io.env ?? process.env;
+  const sessionId = p.session ?? env.SKIM_SESSION;
+  if (!prunedLines && (sessionId === undefined || sessionId.trim() === '')) {
+    const message = (text: string) => io.stderr(`skim grep: ${text}\n`);
+    const outcome = await runGrepSearch(search.operands, search.opts, { write: io.stdout, message, readStdin: io.readStdin });
+    return exitStatus(outcome.selected, outcome.errors, p.mode);
+  }
+  return searchWithSession(p, search, { prunedLines, sessionId, env }, io);
+}
+
+/** The parsed arguments, or the exit status when there is nothing to search (--help, --version, a usage error). */
+async function readCommandLine(args: string[], io: GrepCommandIO): Promise<ParsedGrepArgs | number> {
   let p: ParsedGrepArgs;
   try {
     p = parseGrepArgs(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    err(e.message);
+    io.stderr(`skim grep: ${e.message}\n`);
     if (e.usage) io.stderr(`${USAGE}\nTry 'skim grep --help' for more information.\n`);
     return 2;
   }
@@ -64,6 +84,12 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     await io.stdout(`skim grep ${VERSION} (GNU grep compatible; patterns matched by RE2)\n`);
     return 0;
   }
+  return p;
+}
+
+/** The patterns (and --exclude-from's globs, added to the file filters), or exit status 2 when they cannot be read or there are none. */
+async function readPatterns(p: ParsedGrepArgs, io: GrepCommandIO): Promise<string[] | number> {
+  const err = (msg: string) => io.stderr(`skim grep: ${msg}\n`);
   let patterns: string[] | null;
   try {
     patterns = await collectPatterns(p, io);
@@ -85,11 +111,18 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     io.stderr(`${USAGE}\nTry 'skim grep --help' for more information.\n`);
     return 2;
   }
-  if (p.maxCount === 0) return 1; // grep -m 0 reads nothing
+  return patterns;
+}
 
-  // a question or a budget: the lines are printed as `grep -Hn` would and pruned (session memory alone records what grep printed)
-  const prunedLines = asksToPrune({ query: p.focus, ratio: p.ratio, tokens: p.tokens }) && p.mode === 'lines';
-  let matcher;
+/** What to search (standard input or `.` without operands) and how. */
+interface Search {
+  operands: string[];
+  opts: GrepSearchOptions;
+}
+
+/** The search the options ask for; exit status 2 when a pattern does not compile. */
+function searchOf(p: ParsedGrepArgs, patterns: string[], prunedLines: boolean, io: GrepCommandIO): Search | number {
+  let matcher: GrepSearchOptions['matcher'];
   try {
     matcher = compileGrepMatcher(patterns, {
       dialect: p.dialect,
@@ -100,10 +133,9 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     });
   } catch (e) {
     if (!(e instanceof SkimError)) throw e;
-    err(e.message);
+    io.stderr(`skim grep: ${e.message}\n`);
     return 2;
   }
-
   let operands = p.operands;
   let implicitDot = false;
   if (operands.length === 0) {
@@ -113,7 +145,7 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
       implicitDot = true;
     }
   }
-  const searchOpts: GrepSearchOptions = {
+  const opts: GrepSearchOptions = {
     matcher,
     invert: p.invert,
     mode: p.mode,
@@ -138,23 +170,27 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     implicitDot,
     maxTotal: prunedLines ? MAX_PRUNED_MATCHES : undefined,
   };
-  const env = io.env ?? process.env;
-  const sessionId = p.session ?? env.SKIM_SESSION;
-  const wantsSession = sessionId !== undefined && sessionId.trim() !== '';
+  return { operands, opts };
+}
+
+/**
+ * The search with session memory or pruning (both load the model and the session store: only when
+ * asked for): lines grep printed are remembered, or the `grep -Hn` lines are pruned for the question.
+ */
+async function searchWithSession(
+  p: ParsedGrepArgs,
+  search: Search,
+  run: { prunedLines: boolean; sessionId: string | undefined; env: NodeJS.ProcessEnv },
+  io: GrepCommandIO,
+): Promise<number> {
+  const { prunedLines, env } = run;
   const message = (text: string) => io.stderr(`skim grep: ${text}\n`);
-
-  if (!prunedLines && !wantsSession) {
-    const outcome = await runGrepSearch(operands, searchOpts, { write: io.stdout, message, readStdin: io.readStdin });
-    return exitStatus(outcome.selected, outcome.errors, p.mode);
-  }
-
-  // Session memory and pruning load the model and the session store: only when asked for.
   const { withSession, taskOf, outputLimitOf } = await import('../cli/session.js');
   const outputLimit = outputLimitOf(env);
-  return withSession({ session: sessionId, task: p.task }, async (session) => {
+  return withSession({ session: run.sessionId, task: p.task }, async (session) => {
     let text = '';
     const shown: Array<[string, number, string]> = [];
-    const outcome = await runGrepSearch(operands, searchOpts, {
+    const outcome = await runGrepSearch(search.operands, search.opts, {
       write: prunedLines ? (t) => void (text += t) : io.stdout,
       message,
       readStdin: io.readStdin,
