@@ -26,11 +26,13 @@ async function mcpCommand(flags: McpFlags): Promise<void> {
   const { runStdioServer } = await import('../../mcp/server.js');
   const { outputLimitOf } = await import('../session.js');
   const pruner = prunerFor(flags);
-  const session = flags.session ?? cliIO().env.SKIM_SESSION;
+  const { env } = cliIO();
+  const session = flags.session ?? env.SKIM_SESSION;
   await runStdioServer({
     root: flags.root,
     prune: (req) => pruner.prune(req),
     session: session?.trim() ? session : undefined,
-    outputLimit: outputLimitOf(),
+    outputLimit: outputLimitOf(env),
+    env,
   });
 }
