@@ -2,6 +2,7 @@
  * Prune a tool's output for the agent's question, or return it untouched when there is no
  * question, the output is small, or pruning fails (fail open: the agent always gets its text).
  */
+import { createLogger, type Logger } from '../log.js';
 import { type PruneFn, readForAgent } from '../tools/readForAgent.js';
 
 export type { PruneFn };
@@ -10,6 +11,8 @@ export type { PruneFn };
 export interface ToolContext {
   /** The prune function carries the connection's session memory (see FocusOptions.remembers). */
   remembers?: boolean;
+  /** The server's log (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export interface FocusOptions {
@@ -37,7 +40,7 @@ export interface FocusOptions {
 export async function focus(prune: PruneFn, output: string, question: string | undefined, opts: FocusOptions): Promise<string> {
   const q = question?.trim() ?? '';
   const req = { code: output, query: q, path: opts.path, maxChars: opts.maxChars, firstLine: opts.firstLine, grepFiles: opts.grepFiles, window: opts.window };
-  const onFailure = (message: string) => (opts.log ?? stderrLog)(`skim mcp: ${message}`);
+  const onFailure = (message: string) => (opts.log ?? stderrLog().warn)(`skim mcp: ${message}`);
   const { result: r } = await readForAgent(prune, req, { onFailure, remembers: opts.remembers });
   if (!r || r.omitted.length === 0) return output;
   const keptLines = r.keepMask.reduce((a, b) => a + b, 0);
@@ -70,6 +73,7 @@ function withNewline(text: string): string {
   return text.endsWith('\n') || text === '' ? text : `${text}\n`;
 }
 
-function stderrLog(line: string): void {
-  process.stderr.write(`${line}\n`);
+/** Diagnostics on this process's stderr (src/log.ts). */
+export function stderrLog(): Logger {
+  return createLogger((text) => process.stderr.write(text));
 }

@@ -12,7 +12,7 @@ import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { VERSION } from '../version.js';
-import type { PruneFn } from './focus.js';
+import { type PruneFn, stderrLog } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
 import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
 import { diskOutputs, SHOW_OUTPUT_DESCRIPTION, showOutputTool } from './showOutput.js';
@@ -71,7 +71,7 @@ export interface SkimMcpServer {
 
 export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> {
   const ws = await Workspace.open(opts.root);
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = opts.log ?? stderrLog().info;
   const server = new McpServer({ name: 'skim', version: VERSION });
   // One connection is one session: what it was shown, it need not be shown again unchanged. With
   // a shared store (SKIM_SESSION_STORE) and a named session, the session is that one, read by read.
@@ -96,7 +96,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       throw err;
     }
   };
-  const tool = { remembers: true };
+  const tool = { remembers: true, log };
   /** The agent says its context was compacted: the session forgets what it was shown. */
   const forgetting = (compacted: boolean | undefined) => {
     if (compacted) session.forget();

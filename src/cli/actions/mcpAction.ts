@@ -4,7 +4,7 @@
  * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { action, cliIO, prunerFor, scorerOptions } from '../io.js';
+import { action, cliIO, cliLog, prunerFor, scorerOptions } from '../io.js';
 
 interface McpFlags {
   root: string;
@@ -27,6 +27,7 @@ async function mcpCommand(flags: McpFlags): Promise<void> {
   const { outputLimitOf } = await import('../session.js');
   const pruner = prunerFor(flags);
   const { env } = cliIO();
+  const logger = cliLog();
   const session = flags.session ?? env.SKIM_SESSION;
   await runStdioServer({
     root: flags.root,
@@ -34,5 +35,7 @@ async function mcpCommand(flags: McpFlags): Promise<void> {
     session: session?.trim() ? session : undefined,
     outputLimit: outputLimitOf(env),
     env,
+    // through the command's logger: its stderr, debug detail with --verbose
+    log: logger.info,
   });
 }
