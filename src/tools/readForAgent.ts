@@ -10,7 +10,7 @@ import type { PruneRequest, PruneResult } from '../core/types.js';
 export type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
 
 /** What decides whether a read is pruned: its question, its budget, its session memory. */
-export type ReadAsk = Pick<PruneRequest, 'query' | 'ratio' | 'tokens' | 'maxChars' | 'session'>;
+export type ReadAsk = Pick<PruneRequest, 'query' | 'ratio' | 'tokens' | 'maxChars' | 'session' | 'keepSmall'>;
 
 /** The read names a question (not blank) or a budget: the agent asked for it pruned. */
 export function asksToPrune(r: ReadAsk): boolean {
@@ -20,12 +20,12 @@ export function asksToPrune(r: ReadAsk): boolean {
 /**
  * The read goes through prune(): the agent asked for it pruned, or session memory folds what it
  * was shown before (`remembers`: the prune function brings the session itself). A small output
- * asked for by question alone comes back as it is (prune() would return it whole too; this saves
- * loading the model).
+ * asked for by question alone comes back as it is (prune() would return it whole too, unless
+ * `keepSmall` is false; this saves loading the model).
  */
 export function prunesRead(r: ReadAsk, text: string, remembers = false): boolean {
   if (remembers || r.session !== undefined || r.ratio !== undefined || r.tokens !== undefined || r.maxChars !== undefined) return true;
-  return asksToPrune(r) && countLines(text, SMALL_INPUT_LINES) >= SMALL_INPUT_LINES;
+  return asksToPrune(r) && (r.keepSmall === false || countLines(text, SMALL_INPUT_LINES) >= SMALL_INPUT_LINES);
 }
 
 export interface AgentRead {

@@ -34,6 +34,7 @@ describe('prunesRead: the one rule of whether a read is pruned', () => {
   it('prunes with a budget or a session, or with a question on output that is not small', () => {
     expect(prunesRead({ query: 'q' }, big)).toBe(true);
     expect(prunesRead({ query: 'q' }, small)).toBe(false);
+    expect(prunesRead({ query: 'q', keepSmall: false }, small)).toBe(true);
     expect(prunesRead({}, big)).toBe(false);
     expect(prunesRead({ maxChars: 100 }, small)).toBe(true);
     expect(prunesRead({ session: new SessionMemory() }, small)).toBe(true);
