@@ -21,11 +21,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AutocannonResult, loadInput } from '../src/server/loadTest.js';
+// (the same throwaway redis-server the tests start: one free-port helper)
+import { freePort } from '../test/helpers/redis.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'skim.js');
@@ -60,17 +61,6 @@ function parseArgs(argv: string[]): Args {
     else throw new Error(`unknown option ${k}`);
   }
   return args;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Start a process and resolve once `ready` matches what it wrote to stderr (or stdout). */

@@ -73,28 +73,27 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
 
 /** The stages in order; `doc` is null when the input came back whole before it was ingested. */
 async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Document | null }> {
-  const { req } = job;
   const admitted = admit(job);
   if (admitted.kind === 'whole') return { result: wholeOf(job, admitted, admitted.tokensIn, null), doc: null };
   const input = ingestInput(job, admitted);
   const { doc, tokensIn } = input;
   const whole = (w: Whole) => ({ result: wholeOf(job, w, tokensIn, doc), doc });
   if (input.keepAll && !doc.seen) return whole({ kind: 'whole', why: input.keepAll.why, score: 1 });
-  const analyses = await analyse(doc, req.code, job.diagnostics);
+  const analyses = await analyse(doc, job.code, job.diagnostics);
   // what selection ranks by: weak files collapsed, pinned lines pinned (the scorer's scores untouched)
-  const scored = selectionScores(doc, scoreLines(job, input, analyses), req.pinLines ?? []);
+  const scored = selectionScores(doc, scoreLines(job, input, analyses), job.pinLines);
   const plan = planSelection(job, input, scored);
   if (plan.kind === 'whole') return whole(plan);
   // Budget mode spends on the lines that matter: repair keeps only what readability and syntax
   // need; threshold mode also brings whole signatures, decorators, and the imports/definitions of
   // used names. Keeping all but what the session has seen needs no more than syntax either.
   const measure = input.mode.kind === 'budget' ? input.mode.measure : TOKENS;
-  const repairer = createRepairer(doc, analyses, { repair: req.repair ?? true, economy: plan.strategy !== 'threshold', measure, chars: req.code.length });
+  const repairer = createRepairer(doc, analyses, { repair: job.repair, economy: plan.strategy !== 'threshold', measure, chars: job.code.length });
   let selection: Selection | Whole;
   if (plan.strategy === 'keep-all') selection = selectAllButSeen(doc, repairer, plan.why, round4(scored.docScore));
   else if (input.mode.kind === 'budget')
     selection = selectWithinBudget(doc, analyses, scored, { limit: input.mode.budget, measure }, repairer, job.diagnostics);
-  else selection = selectAboveThreshold(job, doc, scored, plan.decision, repairer);
+  else selection = selectAboveThreshold(job, doc, scored, input.mode.tau, plan.decision, repairer);
   if (selection.kind === 'whole') return whole(selection);
   return { result: renderResult(job, input, scored, plan, selection), doc };
 }

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SkimError } from '../core/errors.js';
+import { asksToPrune, readForAgent } from '../tools/readForAgent.js';
 import { VERSION } from '../version.js';
 import { compileGrepMatcher } from './linePattern.js';
 import { GREP_HELP, type ParsedGrepArgs, parseGrepArgs, USAGE, UsageError } from './options.js';
@@ -45,13 +46,33 @@ async function collectPatterns(p: ParsedGrepArgs, io: GrepCommandIO): Promise<st
 
 /** Run `skim grep ARGS`; the exit status as grep's. */
 export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise<number> {
-  const err = (msg: string) => io.stderr(`skim grep: ${msg}\n`);
+  const p = await readCommandLine(args, io);
+  if (typeof p === 'number') return p;
+  const patterns = await readPatterns(p, io);
+  if (typeof patterns === 'number') return patterns;
+  if (p.maxCount === 0) return 1; // grep -m 0 reads nothing
+  // a question or a budget: the lines are printed as `grep -Hn` would and pruned (session memory alone records what grep printed)
+  const prunedLines = asksToPrune({ query: p.focus, ratio: p.ratio, tokens: p.tokens }) && p.mode === 'lines';
+  const search = searchOf(p, patterns, prunedLines, io);
+  if (typeof search === 'number') return search;
+  const env = io.env ?? process.env;
+  const sessionId = p.session ?? env.SKIM_SESSION;
+  if (!prunedLines && (sessionId === undefined || sessionId.trim() === '')) {
+    const message = (text: string) => io.stderr(`skim grep: ${text}\n`);
+    const outcome = await runGrepSearch(search.operands, search.opts, { write: io.stdout, message, readStdin: io.readStdin });
+    return exitStatus(outcome.selected, outcome.errors, p.mode);
+  }
+  return searchWithSession(p, search, { prunedLines, sessionId, env }, io);
+}
+
+/** The parsed arguments, or the exit status when there is nothing to search (--help, --version, a usage error). */
+async function readCommandLine(args: string[], io: GrepCommandIO): Promise<ParsedGrepArgs | number> {
   let p: ParsedGrepArgs;
   try {
     p = parseGrepArgs(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    err(e.message);
+    io.stderr(`skim grep: ${e.message}\n`);
     if (e.usage) io.stderr(`${USAGE}\nTry 'skim grep --help' for more information.\n`);
     return 2;
   }
@@ -63,6 +84,12 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     await io.stdout(`skim grep ${VERSION} (GNU grep compatible; patterns matched by RE2)\n`);
     return 0;
   }
+  return p;
+}
+
+/** The patterns (and --exclude-from's globs, added to the file filters), or exit status 2 when they cannot be read or there are none. */
+async function readPatterns(p: ParsedGrepArgs, io: GrepCommandIO): Promise<string[] | number> {
+  const err = (msg: string) => io.stderr(`skim grep: ${msg}\n`);
   let patterns: string[] | null;
   try {
     patterns = await collectPatterns(p, io);
@@ -84,11 +111,18 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     io.stderr(`${USAGE}\nTry 'skim grep --help' for more information.\n`);
     return 2;
   }
-  if (p.maxCount === 0) return 1; // grep -m 0 reads nothing
+  return patterns;
+}
 
-  const pruning = p.focus !== undefined || p.ratio !== undefined || p.tokens !== undefined;
-  const prunedLines = pruning && p.mode === 'lines';
-  let matcher;
+/** What to search (standard input or `.` without operands) and how. */
+interface Search {
+  operands: string[];
+  opts: GrepSearchOptions;
+}
+
+/** The search the options ask for; exit status 2 when a pattern does not compile. */
+function searchOf(p: ParsedGrepArgs, patterns: string[], prunedLines: boolean, io: GrepCommandIO): Search | number {
+  let matcher: GrepSearchOptions['matcher'];
   try {
     matcher = compileGrepMatcher(patterns, {
       dialect: p.dialect,
@@ -99,10 +133,9 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     });
   } catch (e) {
     if (!(e instanceof SkimError)) throw e;
-    err(e.message);
+    io.stderr(`skim grep: ${e.message}\n`);
     return 2;
   }
-
   let operands = p.operands;
   let implicitDot = false;
   if (operands.length === 0) {
@@ -112,7 +145,7 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
       implicitDot = true;
     }
   }
-  const searchOpts: GrepSearchOptions = {
+  const opts: GrepSearchOptions = {
     matcher,
     invert: p.invert,
     mode: p.mode,
@@ -137,23 +170,27 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     implicitDot,
     maxTotal: prunedLines ? MAX_PRUNED_MATCHES : undefined,
   };
-  const env = io.env ?? process.env;
-  const sessionId = p.session ?? env.SKIM_SESSION;
-  const wantsSession = sessionId !== undefined && sessionId.trim() !== '';
+  return { operands, opts };
+}
+
+/**
+ * The search with session memory or pruning (both load the model and the session store: only when
+ * asked for): lines grep printed are remembered, or the `grep -Hn` lines are pruned for the question.
+ */
+async function searchWithSession(
+  p: ParsedGrepArgs,
+  search: Search,
+  run: { prunedLines: boolean; sessionId: string | undefined; env: NodeJS.ProcessEnv },
+  io: GrepCommandIO,
+): Promise<number> {
+  const { prunedLines, env } = run;
   const message = (text: string) => io.stderr(`skim grep: ${text}\n`);
-
-  if (!prunedLines && !wantsSession) {
-    const outcome = await runGrepSearch(operands, searchOpts, { write: io.stdout, message, readStdin: io.readStdin });
-    return exitStatus(outcome.selected, outcome.errors, p.mode);
-  }
-
-  // Session memory and pruning load the model and the session store: only when asked for.
   const { withSession, taskOf, outputLimitOf } = await import('../cli/session.js');
   const outputLimit = outputLimitOf(env);
-  return withSession({ session: sessionId, task: p.task }, async (session) => {
+  return withSession({ session: run.sessionId, task: p.task }, async (session) => {
     let text = '';
     const shown: Array<[string, number, string]> = [];
-    const outcome = await runGrepSearch(operands, searchOpts, {
+    const outcome = await runGrepSearch(search.operands, search.opts, {
       write: prunedLines ? (t) => void (text += t) : io.stdout,
       message,
       readStdin: io.readStdin,
@@ -169,17 +206,10 @@ export async function runGrepCommand(args: string[], io: GrepCommandIO): Promise
     if (prunedLines && text !== '') {
       const { prunerFor } = await import('../cli/io.js');
       const pruner = prunerFor({ scorer: p.scorer, model: p.model });
-      const result = await pruner.prune({
-        code: text,
-        query: p.focus,
-        task: taskOf({ task: p.task }),
-        ratio: p.ratio,
-        tokens: p.tokens,
-        outputLimit,
-        session,
-      });
-      for (const d of result.diagnostics) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
-      await io.stdout(result.text);
+      const req = { code: text, query: p.focus, task: taskOf({ task: p.task }), ratio: p.ratio, tokens: p.tokens, outputLimit, session };
+      const read = await readForAgent(pruner.prune, req, { onFailure: (m) => io.stderr(`skim: warning: ${m}\n`) });
+      for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
+      await io.stdout(read.text);
     }
     return exitStatus(outcome.selected, outcome.errors, p.mode);
   });

@@ -2,16 +2,17 @@
  * Prune a tool's output for the agent's question, or return it untouched when there is no
  * question, the output is small, or pruning fails (fail open: the agent always gets its text).
  */
-import { countLines } from '../core/ingest/ingest.js';
-import { SMALL_INPUT_LINES } from '../core/limits.js';
-import type { PruneRequest, PruneResult } from '../core/types.js';
+import { createLogger, type Logger } from '../log.js';
+import { type PruneFn, readForAgent } from '../tools/readForAgent.js';
 
-export type PruneFn = (req: PruneRequest) => Promise<PruneResult>;
+export type { PruneFn };
 
 /** What a tool knows about the connection it serves. */
 export interface ToolContext {
   /** The prune function carries the connection's session memory (see FocusOptions.remembers). */
   remembers?: boolean;
+  /** The server's log (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export interface FocusOptions {
@@ -38,27 +39,10 @@ export interface FocusOptions {
 
 export async function focus(prune: PruneFn, output: string, question: string | undefined, opts: FocusOptions): Promise<string> {
   const q = question?.trim() ?? '';
-  if (!opts.remembers && opts.maxChars === undefined) {
-    if (q === '') return output;
-    // (prune() would return it whole too; this saves the call)
-    if (countLines(output, SMALL_INPUT_LINES) < SMALL_INPUT_LINES) return output;
-  }
-  let r: PruneResult;
-  try {
-    r = await prune({
-      code: output,
-      query: q,
-      path: opts.path,
-      maxChars: opts.maxChars,
-      firstLine: opts.firstLine,
-      grepFiles: opts.grepFiles,
-      window: opts.window,
-    });
-  } catch (err) {
-    (opts.log ?? stderrLog)(`skim mcp: prune failed, returning the output unpruned: ${(err as Error).message}`);
-    return output;
-  }
-  if (r.omitted.length === 0) return output;
+  const req = { code: output, query: q, path: opts.path, maxChars: opts.maxChars, firstLine: opts.firstLine, grepFiles: opts.grepFiles, window: opts.window };
+  const onFailure = (message: string) => (opts.log ?? stderrLog().warn)(`skim mcp: ${message}`);
+  const { result: r } = await readForAgent(prune, req, { onFailure, remembers: opts.remembers });
+  if (!r || r.omitted.length === 0) return output;
   const keptLines = r.keepMask.reduce((a, b) => a + b, 0);
   const seen = r.seenLines ?? 0;
   if (seen > 0)
@@ -89,6 +73,7 @@ function withNewline(text: string): string {
   return text.endsWith('\n') || text === '' ? text : `${text}\n`;
 }
 
-function stderrLog(line: string): void {
-  process.stderr.write(`${line}\n`);
+/** Diagnostics on this process's stderr (src/log.ts). */
+export function stderrLog(): Logger {
+  return createLogger((text) => process.stderr.write(text));
 }

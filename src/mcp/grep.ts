@@ -66,6 +66,7 @@ export async function grepTool(ws: Workspace, prune: PruneFn, args: GrepArgs, to
     notes,
     kind: 'grep',
     remembers: tool.remembers,
+    log: tool.log,
     grepFiles: [...state.matchedFiles],
   });
   if (state.truncated) notes.push(`[results cut: ${state.truncated}; narrow the pattern, path or glob]`);

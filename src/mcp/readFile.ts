@@ -67,6 +67,7 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
     notes,
     kind: 'read_file',
     remembers: tool.remembers,
+    log: tool.log,
     maxChars: args.max_chars,
     window: args.lines !== undefined || args.offset !== undefined || args.limit !== undefined,
   });

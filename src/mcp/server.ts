@@ -12,7 +12,7 @@ import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { VERSION } from '../version.js';
-import type { PruneFn } from './focus.js';
+import { type PruneFn, stderrLog } from './focus.js';
 import { grepTool, MAX_MATCHES } from './grep.js';
 import { DEFAULT_LIMIT, readFileTool } from './readFile.js';
 import { diskOutputs, SHOW_OUTPUT_DESCRIPTION, showOutputTool } from './showOutput.js';
@@ -59,6 +59,8 @@ export interface McpOptions {
   /** What the client shows the model of a long tool result (SKIM_OUTPUT_LIMIT): lines beyond it are not remembered. */
   outputLimit?: string;
   log?: (line: string) => void;
+  /** The environment the session stores are named in (SKIM_SESSION_STORE, SKIM_SESSION_DIR); default: this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface SkimMcpServer {
@@ -69,18 +71,19 @@ export interface SkimMcpServer {
 
 export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> {
   const ws = await Workspace.open(opts.root);
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = opts.log ?? stderrLog().info;
   const server = new McpServer({ name: 'skim', version: VERSION });
   // One connection is one session: what it was shown, it need not be shown again unchanged. With
   // a shared store (SKIM_SESSION_STORE) and a named session, the session is that one, read by read.
   const session = new SessionMemory();
-  const shared = opts.session !== undefined && process.env.SKIM_SESSION_STORE?.trim() ? opts.session : undefined;
+  const env = opts.env ?? process.env;
+  const shared = opts.session !== undefined && env.SKIM_SESSION_STORE?.trim() ? opts.session : undefined;
   const limit = opts.outputLimit ? { outputLimit: opts.outputLimit } : {};
   /** The agent said its context was compacted: the next read of a shared session forgets first. */
   let forgetShared = false;
   const prune: PruneFn = async (req) => {
     if (shared === undefined) return opts.prune({ ...req, session, ...limit });
-    const read = await beginSessionRead(shared, (msg) => log(`skim mcp: ${msg}`));
+    const read = await beginSessionRead(shared, (msg) => log(`skim mcp: ${msg}`), env);
     if (!read) return opts.prune({ ...req, ...limit });
     try {
       if (forgetShared) read.memory.forget();
@@ -93,7 +96,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
       throw err;
     }
   };
-  const tool = { remembers: true };
+  const tool = { remembers: true, log };
   /** The agent says its context was compacted: the session forgets what it was shown. */
   const forgetting = (compacted: boolean | undefined) => {
     if (compacted) session.forget();
@@ -158,7 +161,7 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
     async ({ context_compacted, ...args }) => run('grep', () => grepTool(ws, prune, args, forgetting(context_compacted))),
   );
 
-  const disk = opts.session ? { id: opts.session, read: diskOutputs(opts.session, log) } : undefined;
+  const disk = opts.session ? { id: opts.session, read: diskOutputs(opts.session, log, env) } : undefined;
   server.registerTool(
     'show_output',
     {

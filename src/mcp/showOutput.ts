@@ -26,10 +26,10 @@ export const SHOW_OUTPUT_DESCRIPTION =
 /** A disk session to look in, when one is named: its output memory for one lookup. */
 export type DiskOutputs = (use: (outputs: OutputMemory | undefined) => string) => Promise<string>;
 
-export function diskOutputs(id: string, log: (line: string) => void, dir?: string): DiskOutputs {
+export function diskOutputs(id: string, log: (line: string) => void, env: NodeJS.ProcessEnv, dir?: string): DiskOutputs {
   return async (use) => {
     const warn = (msg: string) => log(`skim mcp: ${msg}`);
-    const read = dir === undefined ? await beginSessionRead(id, warn) : await beginRead(id, warn, dir);
+    const read = dir === undefined ? await beginSessionRead(id, warn, env) : await beginRead(id, warn, dir);
     if (!read) return use(undefined);
     try {
       return await use(read.memory.outputs);

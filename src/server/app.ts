@@ -24,6 +24,7 @@ import { HTTP_STATUS, SkimError } from '../core/errors.js';
 import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
 import { isOutputRequest, outputRequestOf, sessionId, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
+import { createLogger } from '../log.js';
 import { VERSION } from '../version.js';
 import { DEFAULTS } from './defaults.js';
 import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
@@ -80,7 +81,7 @@ export function createApp(options: AppOptions): Hono {
   // Large inputs (the ones that can take the whole time limit) run on all workers but one: clients
   // sending them, however many, cannot make everyone else wait for a worker.
   const largeInputs = maxConcurrent > 1 ? new Semaphore(maxConcurrent - 1, options.maxQueue ?? DEFAULTS.maxQueue) : null;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? createLogger((text) => process.stderr.write(text)).info;
   const publicDir = options.publicDir ?? join(PACKAGE_ROOT, 'public');
   const sessions = options.sessionStore ?? new MemorySessionStore(options.sessions);
   const examplesDir = options.examplesDir ?? join(PACKAGE_ROOT, 'examples');

@@ -22,7 +22,7 @@ async function openShared(url: string, env: NodeJS.ProcessEnv, onWarning: (msg: 
   }
 }
 
-export async function beginSessionRead(id: string, onWarning: (msg: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<SessionRead | null> {
+export async function beginSessionRead(id: string, onWarning: (msg: string) => void, env: NodeJS.ProcessEnv): Promise<SessionRead | null> {
   const url = env.SKIM_SESSION_STORE?.trim();
   if (!url) return beginRead(id, onWarning, sessionDir(env));
   const store = await openShared(url, env, onWarning);
@@ -40,12 +40,7 @@ export async function beginSessionRead(id: string, onWarning: (msg: string) => v
 }
 
 /** Forget what session `id` was shown (of `path`, or all), where beginSessionRead keeps it; false (with a warning) when the store could not be used. */
-export async function forgetSessionShown(
-  id: string,
-  path: string | undefined,
-  onWarning: (msg: string) => void,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<boolean> {
+export async function forgetSessionShown(id: string, path: string | undefined, onWarning: (msg: string) => void, env: NodeJS.ProcessEnv): Promise<boolean> {
   const url = env.SKIM_SESSION_STORE?.trim();
   if (!url) return forgetShown(id, path, onWarning, sessionDir(env));
   const store = await openShared(url, env, onWarning);

@@ -8,26 +8,27 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSkim } from '../helpers/cli.js';
+import { BIN, runSkim } from '../helpers/cli.js';
 
 const ROOT = path.resolve(__dirname, '../..');
-const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
+/** The built binary, for the tests of the real process (its bytes, a 1 GiB pipe). */
+const ARGS = [BIN];
 const FIXTURE = path.join(ROOT, 'examples/mini-swe-agent/pytest-caplog.txt');
 const RUN = readFileSync(FIXTURE, 'utf8');
 const REPLAY = `cat ${FIXTURE}; exit 1`;
 const QUERY = 'Why does test_clear_resets_records fail after caplog.clear()?';
 const HANDLE = /skim show ([0-9a-f]+):(\d+)-(\d+)\]/;
 
-function skim(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
+/** `skim ARGS` in this process, with a session directory of its own unless one is given. */
+async function skim(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
   const dir = opts.env?.SKIM_SESSION_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
-  const env = { ...process.env, NO_COLOR: '1', SKIM_SESSION: '', SKIM_SERVER: '', SKIM_SESSION_DIR: dir, ...opts.env };
-  const r = spawnSync(process.execPath, [...ARGS, ...args], { cwd: ROOT, input: opts.input ?? '', encoding: 'utf8', env, maxBuffer: 1 << 28 });
+  const r = await runSkim(args, { input: opts.input ?? '', env: { SKIM_SESSION: '', SKIM_SERVER: '', SKIM_SESSION_DIR: dir, ...opts.env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('skim run', () => {
-  it('prints the pruned output, keeps the failure, exits with the command status; markers say nothing was stored without a session', () => {
-    const r = skim(['run', '--focus', QUERY, '-c', REPLAY]);
+  it('prints the pruned output, keeps the failure, exits with the command status; markers say nothing was stored without a session', async () => {
+    const r = await skim(['run', '--focus', QUERY, '-c', REPLAY]);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/\[skim: \d+ lines of passed tests omitted \(\d+-\d+\), not stored\]/);
     expect(r.stdout).toContain('E       AssertionError: records taken before clear() were emptied by it');
@@ -36,56 +37,56 @@ describe('skim run', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('with a session, a marker names a handle that skim show expands to the exact lines; a repeat run folds what it showed', () => {
+  it('with a session, a marker names a handle that skim show expands to the exact lines; a repeat run folds what it showed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
     const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'run-1' };
-    const r = skim(['run', '--focus', QUERY, '-c', REPLAY], { env });
+    const r = await skim(['run', '--focus', QUERY, '-c', REPLAY], { env });
     expect(r.status).toBe(1);
     const m = HANDLE.exec(r.stdout);
     expect(m).not.toBeNull();
     const [, handle, a, b] = m!;
-    const shown = skim(['show', `${handle}:${a}-${b}`], { env });
+    const shown = await skim(['show', `${handle}:${a}-${b}`], { env });
     expect(shown.status).toBe(0);
     const lines = RUN.split(/(?<=\n)/);
     expect(shown.stdout).toBe(lines.slice(Number(a) - 1, Number(b)).join(''));
-    expect(skim(['show', handle], { env }).stdout).toBe(RUN);
+    expect((await skim(['show', handle], { env })).stdout).toBe(RUN);
     // the same command again: what the agent was shown before is folded as such
-    const again = skim(['run', '--focus', QUERY, '-c', REPLAY], { env });
+    const again = await skim(['run', '--focus', QUERY, '-c', REPLAY], { env });
     expect(again.stdout).toMatch(/lines as in the previous run of this command omitted/);
     // another session does not have it; a malformed range is a usage error
-    const other = skim(['show', handle], { env: { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'run-2' } });
+    const other = await skim(['show', handle], { env: { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'run-2' } });
     expect(other.status).toBe(66);
     expect(other.stderr).toBe(`skim: no output ${handle} in session run-2 (outputs are kept per session, the latest 32)\n`);
-    expect(skim(['show', `${handle}:9-3`], { env }).status).toBe(64);
-    expect(skim(['show', handle], { env: { SKIM_SESSION_DIR: dir } }).status).toBe(64);
+    expect((await skim(['show', `${handle}:9-3`], { env })).status).toBe(64);
+    expect((await skim(['show', handle], { env: { SKIM_SESSION_DIR: dir } })).status).toBe(64);
   });
 
-  it('runs CMD ARGS without a shell; an unknown command exits 127 with one line on stderr', () => {
-    const r = skim(['run', '--', 'printf', '%s\\n', 'a b', '$HOME']);
+  it('runs CMD ARGS without a shell; an unknown command exits 127 with one line on stderr', async () => {
+    const r = await skim(['run', '--', 'printf', '%s\\n', 'a b', '$HOME']);
     expect([r.status, r.stdout]).toEqual([0, 'a b\n$HOME\n']);
-    const missing = skim(['run', '--', 'skim-no-such-command', '--flag']);
+    const missing = await skim(['run', '--', 'skim-no-such-command', '--flag']);
     expect(missing.status).toBe(127);
     expect(missing.stderr).toBe('skim run: skim-no-such-command: command not found\n');
     expect(missing.stdout).toBe('');
-    expect(skim(['run']).status).toBe(64);
-    expect(skim(['run', '-c', 'true', '--', 'ls']).status).toBe(64);
+    expect((await skim(['run'])).status).toBe(64);
+    expect((await skim(['run', '-c', 'true', '--', 'ls'])).status).toBe(64);
   });
 
-  it('a command that hangs is stopped at --timeout: exit 124, what it printed, and a warning', () => {
-    const r = skim(['run', '--timeout', '0.5', '-c', 'echo started; sleep 300']);
+  it('a command that hangs is stopped at --timeout: exit 124, what it printed, and a warning', async () => {
+    const r = await skim(['run', '--timeout', '0.5', '-c', 'echo started; sleep 300']);
     expect(r.status).toBe(124);
     expect(r.stdout).toBe('started\n');
     expect(r.stderr).toBe('skim: warning: command timed out after 0.5 s: its process group was stopped (exit 124)\n');
   });
 
-  it('binary output comes back whole, byte for byte', () => {
+  it('binary output comes back whole, byte for byte', async () => {
     const r = spawnSync(process.execPath, [...ARGS, 'run', '-c', "printf 'a\\000b\\377\\n'; exit 3"], { cwd: ROOT, env: { ...process.env, SKIM_SESSION: '' } });
     expect(r.status).toBe(3);
     expect([...r.stdout]).toEqual([0x61, 0, 0x62, 0xff, 10]);
     expect(r.stderr.toString()).toContain('binary output: not pruned');
   });
 
-  it('1 GiB of output: the first 64 MiB are shown, a warning says so, the status is the command’s', () => {
+  it('1 GiB of output: the first 64 MiB are shown, a warning says so, the status is the command’s', async () => {
     const script = 'import sys\nblock = (b"x" * 1023 + b"\\n") * 1024\nfor _ in range(1024):\n    sys.stdout.buffer.write(block)\n';
     const r = spawnSync(process.execPath, [...ARGS, 'run', '--', 'python3', '-c', script], {
       cwd: ROOT,
@@ -101,8 +102,8 @@ describe('skim run', () => {
 });
 
 describe('skim out', () => {
-  it('prunes output piped in as skim run does, and exits 0', () => {
-    const r = skim(['out', '--focus', QUERY, '--command', 'python3 -m pytest -v test_records.py', '--json'], { input: RUN });
+  it('prunes output piped in as skim run does, and exits 0', async () => {
+    const r = await skim(['out', '--focus', QUERY, '--command', 'python3 -m pytest -v test_records.py', '--json'], { input: RUN });
     expect(r.status).toBe(0);
     const o = JSON.parse(r.stdout);
     expect(o.shape).toBe('pytest');
@@ -113,12 +114,12 @@ describe('skim out', () => {
 });
 
 describe('skim prune --batch', () => {
-  it('a line with command and no path is a command output; lines of one session share its outputs', () => {
+  it('a line with command and no path is a command output; lines of one session share its outputs', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
     const batch = path.join(dir, 'in.jsonl');
     const line = (id: number, extra: Record<string, unknown>) => JSON.stringify({ id, code: RUN, command: 'pytest -v', query: QUERY, session: 's', ...extra });
     writeFileSync(batch, [line(1, {}), line(2, {}), line(3, { ratio: 4 })].join('\n') + '\n');
-    const r = skim(['prune', '--batch', batch]);
+    const r = await skim(['prune', '--batch', batch]);
     expect(r.status).toBe(1);
     const [first, second, bad] = r.stdout
       .trim()

@@ -8,17 +8,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { beginRead, DISK_SESSION_LIMITS } from '../../src/tools/sessionStore.js';
+import { BIN, runSkim } from '../helpers/cli.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 const SEEN = /# \.\.\. (\d+) lines? unchanged since an earlier read \((\d+)-(\d+)\)/;
-const ARGS = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
+/** The built binary, for the tests that need processes of their own (concurrent reads, a pipe cut short). */
+const ARGS = [BIN];
 
 function env(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', SKIM_SESSION_DIR: dir, ...extra };
 }
-function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {
-  const r = spawnSync(process.execPath, [...ARGS, ...args], { cwd: ROOT, input, encoding: 'utf8', env: e, maxBuffer: 1 << 26 });
+/** `skim ARGS` in this process with exactly the environment `e`. */
+async function skim(args: string[], e: NodeJS.ProcessEnv, input = '') {
+  const unset = Object.fromEntries(Object.keys(process.env).flatMap((k) => (k in e ? [] : [[k, undefined]])));
+  const r = await runSkim(args, { input, env: { ...unset, ...e } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 function skimAsync(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string }> {
@@ -31,14 +35,14 @@ function skimAsync(args: string[], e: NodeJS.ProcessEnv): Promise<{ status: numb
 }
 
 describe('skim grep with a session and no --focus', () => {
-  it("prints grep's output unchanged and remembers the lines it showed", () => {
+  it("prints grep's output unchanged and remembers the lines it showed", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const plain = env(path.join(dir, 'none'));
     delete plain.SKIM_SESSION;
-    const want = skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
+    const want = await skim(['grep', 'def get_records\\|def clear', EXAMPLE], plain);
     expect(want.stdout.split('\n')).toHaveLength(3);
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'g-1' });
-    const got = skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
+    const got = await skim(['grep', 'def get_records\\|def clear', EXAMPLE], e);
     expect(got).toEqual(want);
     const stored = readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'));
     expect(stored).toHaveLength(1);
@@ -47,16 +51,16 @@ describe('skim grep with a session and no --focus', () => {
 });
 
 describe('skim cat --session', () => {
-  it('a wider read folds what a window showed, a named range is shown in full, and an edit in between shows again', () => {
+  it('a wider read folds what a window showed, a named range is shown in full, and an edit in between shows again', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'logging.py');
     const lines = readFileSync(EXAMPLE, 'utf8').split('\n');
     writeFileSync(file, lines.join('\n'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'run-1' });
-    const first = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
+    const first = await skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(first.status).toBe(0);
     expect(first.stdout).not.toMatch(SEEN);
-    const again = skim(['cat', file], e);
+    const again = await skim(['cat', file], e);
     // (the class header at 358 comes back for the unseen lines of its body after 359)
     const m = SEEN.exec(again.stdout)!;
     expect(Number(m[2])).toBeGreaterThanOrEqual(300);
@@ -64,24 +68,24 @@ describe('skim cat --session', () => {
     expect(Number(m[1])).toBeGreaterThan(40);
     expect(again.stdout).toContain('   280\t');
     // the range a marker names, asked for: those lines, in full
-    const named = skim(['cat', file, '--offset', '315', '--limit', '15'], e);
+    const named = await skim(['cat', file, '--offset', '315', '--limit', '15'], e);
     expect(named.stdout).not.toMatch(SEEN);
     expect(named.stdout.split('\n').slice(0, 15)).toEqual(lines.slice(314, 329).map((l, k) => `${String(315 + k).padStart(6)}\t${l}`));
     lines[329] += '  # edited';
     writeFileSync(file, lines.join('\n'));
-    const edited = skim(['cat', file, '--offset', '300', '--limit', '60'], e);
+    const edited = await skim(['cat', file, '--offset', '300', '--limit', '60'], e);
     expect(edited.stdout).toContain('# edited');
     // another session has seen nothing
-    const other = skim(['cat', file, '--offset', '300', '--limit', '60', '--session', 'run-2'], e);
+    const other = await skim(['cat', file, '--offset', '300', '--limit', '60', '--session', 'run-2'], e);
     expect(other.stdout).not.toMatch(SEEN);
     expect(readdirSync(path.join(dir, 'store')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
 
-  it('without a session nothing is stored', () => {
+  it('without a session nothing is stored', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const e = env(path.join(dir, 'store'));
     delete e.SKIM_SESSION;
-    skim(['cat', EXAMPLE], e);
+    await skim(['cat', EXAMPLE], e);
     expect(() => readdirSync(path.join(dir, 'store'))).toThrow();
   });
 
@@ -97,9 +101,9 @@ describe('skim cat --session', () => {
     await stored.commit();
   }, 60_000);
 
-  it('--max-chars returns the whole file pruned to at most that many characters', () => {
+  it('--max-chars returns the whole file pruned to at most that many characters', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
-    const r = skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?', '--max-chars', '4000'], env(dir));
+    const r = await skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?', '--max-chars', '4000'], env(dir));
     expect(r.status).toBe(0);
     expect(r.stdout.length).toBeLessThanOrEqual(4000);
     expect(r.stdout).toContain('def reset(self)');
@@ -107,36 +111,36 @@ describe('skim cat --session', () => {
 });
 
 describe('skim cat --session: one file, however it is named', () => {
-  it('a relative path and a symlink name the file an absolute path read', () => {
+  it('a relative path and a symlink name the file an absolute path read', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'logging.py');
     writeFileSync(file, readFileSync(EXAMPLE, 'utf8'));
     symlinkSync(file, path.join(dir, 'link.py'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'names' });
-    skim(['cat', file], e);
-    const viaRelative = skim(['cat', path.relative(ROOT, file), '--focus', 'Where are caplog records cleared?'], e);
+    await skim(['cat', file], e);
+    const viaRelative = await skim(['cat', path.relative(ROOT, file), '--focus', 'Where are caplog records cleared?'], e);
     expect(viaRelative.stdout).toMatch(SEEN);
-    const viaLink = skim(['cat', path.join(dir, 'link.py'), '--focus', 'Where are caplog records reset?'], e);
+    const viaLink = await skim(['cat', path.join(dir, 'link.py'), '--focus', 'Where are caplog records reset?'], e);
     expect(viaLink.stdout).toMatch(SEEN);
   }, 60_000);
 });
 
 describe('skim session forget', () => {
-  it("after the agent's context was compacted, nothing folds until shown again (one file, or all)", () => {
+  it("after the agent's context was compacted, nothing folds until shown again (one file, or all)", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const other = path.join(dir, 'other.py');
     writeFileSync(other, readFileSync(EXAMPLE, 'utf8'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'fg' });
-    skim(['cat', EXAMPLE], e);
-    skim(['cat', other], e);
+    await skim(['cat', EXAMPLE], e);
+    await skim(['cat', other], e);
     const q = (n: number) => ['--focus', `Where are caplog records cleared? (${n})`];
-    expect(skim(['cat', EXAMPLE, ...q(1)], e).stdout).toMatch(SEEN);
-    expect(skim(['session', 'forget', 'fg', '--path', EXAMPLE], e).status).toBe(0);
-    expect(skim(['cat', EXAMPLE, ...q(2)], e).stdout).not.toMatch(SEEN);
-    expect(skim(['cat', other, ...q(3)], e).stdout).toMatch(SEEN);
-    expect(skim(['session', 'forget'], e).status).toBe(0); // SKIM_SESSION, all files
-    expect(skim(['cat', other, ...q(4)], e).stdout).not.toMatch(SEEN);
-    expect(skim(['session', 'forget'], { ...e, SKIM_SESSION: '' }).status).toBe(64);
+    expect((await skim(['cat', EXAMPLE, ...q(1)], e)).stdout).toMatch(SEEN);
+    expect((await skim(['session', 'forget', 'fg', '--path', EXAMPLE], e)).status).toBe(0);
+    expect((await skim(['cat', EXAMPLE, ...q(2)], e)).stdout).not.toMatch(SEEN);
+    expect((await skim(['cat', other, ...q(3)], e)).stdout).toMatch(SEEN);
+    expect((await skim(['session', 'forget'], e)).status).toBe(0); // SKIM_SESSION, all files
+    expect((await skim(['cat', other, ...q(4)], e)).stdout).not.toMatch(SEEN);
+    expect((await skim(['session', 'forget'], { ...e, SKIM_SESSION: '' })).status).toBe(64);
   }, 60_000);
 });
 
@@ -167,13 +171,13 @@ describe('the on-disk store', () => {
 });
 
 describe('skim prune --batch with sessions', () => {
-  it('lines of one session share memory in file order; other sessions do not', () => {
+  it('lines of one session share memory in file order; other sessions do not', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const batch = path.join(dir, 'in.jsonl');
     const line = (id: number, session: string) => JSON.stringify({ id, path: EXAMPLE, session });
     const focused = JSON.stringify({ id: 2, path: EXAMPLE, session: 'a', query: 'Where are the caplog records replaced instead of cleared?' });
     writeFileSync(batch, [line(1, 'a'), focused, line(3, 'b')].join('\n') + '\n');
-    const r = skim(['prune', '--batch', batch], env(dir));
+    const r = await skim(['prune', '--batch', batch], env(dir));
     expect(r.status).toBe(0);
     const out = r.stdout
       .trim()
@@ -192,32 +196,32 @@ describe('skim cat --session records only what reached the agent', () => {
   const locks = (store: string) => readdirSync(store).filter((f) => f.endsWith('.lock'));
   const Q = ['--focus', 'Which function returns x plus three?'];
 
-  it('`| head -20` then the next range: those lines are shown, not folded', () => {
+  it('`| head -20` then the next range: those lines are shown, not folded', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'head' });
     const cmd = `"${process.execPath}" ${ARGS.map((a) => `"${a}"`).join(' ')} cat "${EXAMPLE}" | head -20`;
     const first = spawnSync('sh', ['-c', cmd], { cwd: ROOT, env: e, encoding: 'utf8' });
     expect(first.stdout.split('\n')).toHaveLength(21);
-    const next = skim(['cat', EXAMPLE, '--offset', '21', '--limit', '30'], e);
+    const next = await skim(['cat', EXAMPLE, '--offset', '21', '--limit', '30'], e);
     const want = readFileSync(EXAMPLE, 'utf8').split('\n').slice(20, 50);
     expect(next.stdout).toBe(want.map((l, k) => `${String(21 + k).padStart(6)}\t${l}\n`).join(''));
   });
 
-  it('SKIM_OUTPUT_LIMIT: lines beyond what the harness shows are not remembered; a bad value is a usage error', () => {
+  it('SKIM_OUTPUT_LIMIT: lines beyond what the harness shows are not remembered; a bad value is a usage error', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'big.py');
     writeFileSync(file, big());
     const e = env(path.join(dir, 'store'), { SKIM_SESSION: 'lim', SKIM_OUTPUT_LIMIT: 'head:3000' });
-    const first = skim(['cat', file], e);
+    const first = await skim(['cat', file], e);
     const shownLines = first.stdout.slice(0, 3000).split('\n').length - 1;
-    const again = skim(['cat', file, ...Q], e);
+    const again = await skim(['cat', file, ...Q], e);
     const folded = again.stdout
       .split('\n')
       .map((l) => SEEN.exec(l))
       .filter((m) => m !== null);
     expect(folded.length).toBeGreaterThan(0);
     for (const m of folded) expect(Number(m![3])).toBeLessThanOrEqual(shownLines);
-    const bad = skim(['cat', file], { ...e, SKIM_OUTPUT_LIMIT: 'lots' });
+    const bad = await skim(['cat', file], { ...e, SKIM_OUTPUT_LIMIT: 'lots' });
     expect(bad.status).toBe(64);
     expect(bad.stderr).toMatch(/SKIM_OUTPUT_LIMIT must be/);
   });
@@ -233,7 +237,7 @@ describe('skim cat --session records only what reached the agent', () => {
       const file = path.join(dir, 'big.py');
       const e = env(store, { SKIM_SESSION: how });
       writeFileSync(file, big());
-      expect(skim(['cat', file], e).status).toBe(0);
+      expect((await skim(['cat', file], e)).status).toBe(0);
       // the file changes; a read of all of it (a named range: shown in full) is cut off after its
       // first bytes reached the reader
       writeFileSync(file, big('  # changed'));
@@ -251,7 +255,7 @@ describe('skim cat --session records only what reached the agent', () => {
       expect(locks(store)).toEqual([]);
       // changed back: its earlier text would match, but the agent's latest copy of line 4 differs
       writeFileSync(file, big());
-      const next = skim(['cat', file, ...Q], e);
+      const next = await skim(['cat', file, ...Q], e);
       expect(next.stderr).not.toMatch(/held it/);
       expect(next.stdout).not.toMatch(SEEN);
     },

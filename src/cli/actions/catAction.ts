@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
+import { prunesRead, readForAgent } from '../../tools/readForAgent.js';
 import { action, cliIO, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
 import { limitAfter, outputLimitOf, taskOf, withSession } from '../session.js';
 
@@ -46,13 +47,7 @@ export function registerCat(program: Command): void {
               await writeOut(header);
               written += header.length;
             }
-            if (!flags.focus && !session && flags.ratio === undefined && flags.tokens === undefined && flags.maxChars === undefined) {
-              await writeOut(numbered, encoding);
-              continue;
-            }
-            // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
-            if (warning) warn(`${file}: ${warning}`);
-            const result = await pruner.prune({
+            const req = {
               code: numbered,
               query: flags.focus,
               task,
@@ -64,10 +59,17 @@ export function registerCat(program: Command): void {
               window: flags.offset !== undefined || flags.limit !== undefined,
               outputLimit: limit && (files.length > 1 ? limitAfter(limit, written) : limit),
               session,
-            });
-            for (const d of result.diagnostics) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
-            await writeOut(result.text, encoding);
-            written += result.text.length;
+            };
+            if (!prunesRead(req, numbered)) {
+              await writeOut(numbered, encoding);
+              continue;
+            }
+            // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
+            if (warning) warn(`${file}: ${warning}`);
+            const read = await readForAgent(pruner.prune, req, { onFailure: (message) => warn(`${file}: ${message}`) });
+            for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
+            await writeOut(read.text, encoding);
+            written += read.text.length;
           }
           return status;
         }),

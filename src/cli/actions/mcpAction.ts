@@ -4,7 +4,7 @@
  * stdout carries the protocol; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { action, cliIO, prunerFor, scorerOptions } from '../io.js';
+import { action, cliIO, cliLog, prunerFor, scorerOptions } from '../io.js';
 
 interface McpFlags {
   root: string;
@@ -26,11 +26,16 @@ async function mcpCommand(flags: McpFlags): Promise<void> {
   const { runStdioServer } = await import('../../mcp/server.js');
   const { outputLimitOf } = await import('../session.js');
   const pruner = prunerFor(flags);
-  const session = flags.session ?? cliIO().env.SKIM_SESSION;
+  const { env } = cliIO();
+  const logger = cliLog();
+  const session = flags.session ?? env.SKIM_SESSION;
   await runStdioServer({
     root: flags.root,
     prune: (req) => pruner.prune(req),
     session: session?.trim() ? session : undefined,
-    outputLimit: outputLimitOf(),
+    outputLimit: outputLimitOf(env),
+    env,
+    // through the command's logger: its stderr, debug detail with --verbose
+    log: logger.info,
   });
 }

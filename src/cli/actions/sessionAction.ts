@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, warn } from '../io.js';
+import { action, cliIO, warn } from '../io.js';
 
 export function registerSession(program: Command): void {
   const session = program.command('session').description('manage session memory on disk ($SKIM_SESSION_DIR)');
@@ -17,10 +17,11 @@ export function registerSession(program: Command): void {
     .option('--path <file>', 'forget this file only')
     .action(
       action(async (id: string | undefined, flags: { path?: string }) => {
-        const session = id ?? process.env.SKIM_SESSION;
+        const { env } = cliIO();
+        const session = id ?? env.SKIM_SESSION;
         if (!session || session.trim() === '') throw new SkimError('name the session to forget: skim session forget ID (or set SKIM_SESSION)', 'EUSAGE');
         const { forgetSessionShown } = await import('../../tools/sharedSession.js');
-        return (await forgetSessionShown(session, flags.path, warn)) ? 0 : 1;
+        return (await forgetSessionShown(session, flags.path, warn, env)) ? 0 : 1;
       }),
     );
 }

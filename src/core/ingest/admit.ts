@@ -6,7 +6,7 @@
 import { diagnostic } from '../diagnostics.js';
 import { CHARS, TOKENS } from '../layout/measure.js';
 import { MAX_PRUNE_CHARS, MAX_PRUNE_LINES } from '../limits.js';
-import type { Admitted, PruneJob, Whole } from '../pipeline/types.js';
+import type { Admitted, Mode, PruneJob, RequestedMode, Whole } from '../pipeline/types.js';
 import { countTokens } from '../tokens/count.js';
 import { countLines } from './ingest.js';
 
@@ -41,7 +41,7 @@ export function looksBinary(code: string): boolean {
 export type AdmitOutcome = Admitted | (Whole & { tokensIn: number });
 
 export function admit(job: PruneJob): AdmitOutcome {
-  const { code } = job.req;
+  const { code } = job;
   if (code.length === 0) return { kind: 'whole', why: diagnostic('empty-input', 'empty input'), score: 1, tokensIn: 0 };
   const over = overCeiling(code);
   if (over) {
@@ -52,8 +52,19 @@ export function admit(job: PruneJob): AdmitOutcome {
   const tokensIn = countTokens(code);
   // Not text to prune: back unchanged, in every mode (fail open; a budget is not applied).
   if (looksBinary(code)) return { kind: 'whole', why: diagnostic('binary-input', 'binary input returned unchanged'), score: 1, tokensIn };
-  const { ratio, tokens, maxChars } = job.req;
-  if (ratio === undefined && tokens === undefined && maxChars === undefined) return { kind: 'admitted', tokensIn, mode: { kind: 'threshold' } };
-  const budget = maxChars ?? tokens ?? Math.floor(tokensIn / (ratio ?? 1));
-  return { kind: 'admitted', tokensIn, mode: { kind: 'budget', budget, measure: maxChars !== undefined ? CHARS : TOKENS } };
+  return { kind: 'admitted', tokensIn, mode: modeFor(job.mode, tokensIn) };
+}
+
+/** The mode with its budget fixed: a ratio is of the input's token count. */
+function modeFor(mode: RequestedMode, tokensIn: number): Mode {
+  switch (mode.kind) {
+    case 'threshold':
+      return mode;
+    case 'chars':
+      return { kind: 'budget', budget: mode.chars, measure: CHARS };
+    case 'tokens':
+      return { kind: 'budget', budget: mode.tokens, measure: TOKENS };
+    case 'ratio':
+      return { kind: 'budget', budget: Math.floor(tokensIn / mode.ratio), measure: TOKENS };
+  }
 }

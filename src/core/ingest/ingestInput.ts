@@ -10,13 +10,13 @@ import { detectLanguage } from '../syntax/index.js';
 import { ingest } from './ingest.js';
 
 export function ingestInput(job: PruneJob, admitted: Admitted): Ingested {
-  const { req } = job;
+  const { session } = job;
   const { tokensIn, mode } = admitted;
-  const doc = ingest(req.code, { path: req.path, language: job.language, detectLanguage, firstLine: req.firstLine, grepFiles: req.grepFiles });
+  const doc = ingest(job.code, { path: job.path, language: job.language, detectLanguage, firstLine: job.firstLine, grepFiles: job.grepFiles });
   // Session memory: lines the session was shown before, unchanged, need not be shown again,
   // unless the agent asked for them.
   const shifts = new Int32Array(doc.lines.length);
-  const seen = req.session && !askedExplicitly(job, admitted, doc) ? req.session.seenMask(doc, shifts) : undefined;
+  const seen = session && !askedExplicitly(job, admitted, doc) ? session.seenMask(doc, shifts) : undefined;
   if (seen?.some((v) => v === 1)) {
     doc.seen = seen;
     if (shifts.some((v) => v !== 0)) doc.seenShift = shifts;
@@ -31,14 +31,14 @@ export function ingestInput(job: PruneJob, admitted: Admitted): Ingested {
  * Folding applies to what a wider or a focused read brings along.
  */
 function askedExplicitly(job: PruneJob, { mode }: Admitted, doc: Ingested['doc']): boolean {
-  if (job.query === '' && mode.kind === 'threshold' && readKindOf(doc, job.req.window) === 'window') return true;
-  return job.readKey !== undefined && job.req.session?.hasRead(job.readKey) === true;
+  if (job.query === '' && mode.kind === 'threshold' && readKindOf(doc, job.window) === 'window') return true;
+  return job.readKey !== undefined && job.session?.hasRead(job.readKey) === true;
 }
 
 /** Nothing to prune for the question: the input whole, except what session memory collapses. */
 function nothingToPrune(job: PruneJob, { tokensIn, mode }: Admitted, lineCount: number): Ingested['keepAll'] {
-  if (mode.kind === 'budget') return mode.measure.exact(job.req.code) <= mode.budget ? {} : null;
+  if (mode.kind === 'budget') return mode.measure.exact(job.code) <= mode.budget ? {} : null;
   if (job.query === '') return { why: diagnostic('no-query', 'no query: returned unchanged') };
   const small = lineCount < SMALL_INPUT_LINES || tokensIn < SMALL_INPUT_TOKENS;
-  return small && (job.req.keepSmall ?? true) ? {} : null;
+  return small && job.keepSmall ? {} : null;
 }

@@ -1,7 +1,7 @@
 /**
  * What the stages of prune() hand each other, in order:
  *
- *   readRequest    PruneRequest          -> PruneJob            (query, task, language as read; diagnostics so far)
+ *   readRequest    PruneRequest          -> PruneJob            (query, task, language as read; the mode; diagnostics so far)
  *   admit          PruneJob              -> Admitted | Whole    (empty, binary, oversized input; token count; mode)
  *   ingestInput    PruneJob, Admitted    -> Ingested            (Document, lines seen before, keep-all triage)
  *   analyse        Document              -> SegmentAnalysis[]   (syntax per file)
@@ -18,12 +18,33 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { RenderPiece } from '../layout/layout.js';
 import type { Measure } from '../layout/measure.js';
 import type { ReadDecision, ReadGate } from '../policy/readPolicy.js';
-import type { Document, PruneRequest, PruneResult, Scorer } from '../types.js';
+import type { SessionMemory } from '../session/memory.js';
+import type { Document, PruneResult, Scorer } from '../types.js';
 
+/**
+ * The request as the stages read it: every field resolved once (defaults applied, the mode
+ * decided); no stage reads the raw request.
+ */
 export interface PruneJob {
-  req: PruneRequest;
   scorer: Scorer;
   readPolicy: ReadGate[];
+  /** The input text. */
+  code: string;
+  path?: string;
+  /** Raw input that is a window of its file: the file line number of its first line. */
+  firstLine?: number;
+  grepFiles?: string[];
+  /** The caller says the read is a deliberate window of its file. */
+  window?: boolean;
+  session?: SessionMemory;
+  /** How hard to prune, as asked: a threshold or one budget. */
+  mode: RequestedMode;
+  /** Small input comes back whole. */
+  keepSmall: boolean;
+  explain: boolean;
+  repair: boolean;
+  /** 1-based input lines to keep whatever they score. */
+  pinLines: readonly number[];
   /** The query as read (trimmed, at most MAX_QUERY_CHARS). */
   query: string;
   /** The run's task as read, '' without one. */
@@ -38,8 +59,22 @@ export interface PruneJob {
   readKey?: string;
 }
 
-/** Threshold mode keeps what scores high enough; budget mode the most that fits the budget. */
-export type Mode = { kind: 'threshold' } | { kind: 'budget'; budget: number; measure: Measure };
+/**
+ * The τ a threshold-mode request asks for: the caller's own (`threshold`), the caller's on the
+ * relative scale (`relativeThreshold`, 0.5 = calibrated), or the scorer's calibrated τ scaled by
+ * the read policy (the default).
+ */
+export type TauRule = { kind: 'given'; tau: number } | { kind: 'relative'; relative: number } | { kind: 'calibrated' };
+
+/** The mode a request asks for, decided once from its fields: a threshold, or one budget (a ratio of the input's tokens, tokens, characters). */
+export type RequestedMode =
+  | { kind: 'threshold'; tau: TauRule }
+  | { kind: 'ratio'; ratio: number }
+  | { kind: 'tokens'; tokens: number }
+  | { kind: 'chars'; chars: number };
+
+/** Threshold mode keeps what scores high enough; budget mode the most that fits the budget (fixed once the input is counted). */
+export type Mode = { kind: 'threshold'; tau: TauRule } | { kind: 'budget'; budget: number; measure: Measure };
 
 /** Input worth ingesting: its exact token count and the mode the request asks for. */
 export interface Admitted {

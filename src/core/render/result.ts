@@ -14,7 +14,7 @@ import { explainLines } from './explain.js';
 import { wholeOf } from './whole.js';
 
 export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines, plan: SelectionPlan, selection: Selection): PruneResult {
-  const { req, scorer, diagnostics } = job;
+  const { scorer, diagnostics } = job;
   const { doc, tokensIn, mode } = input;
   const { chosen, thresholdInfo } = selection;
   const n = doc.lines.length;
@@ -25,7 +25,7 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   if (mode.kind === 'threshold' && tokensOut >= tokensIn) {
     // The scores still go out: a caller asked for them, and they say which lines would have been kept.
     const r = wholeOf(job, { kind: 'whole', score, extra: { scorer: scorer.name, ...thresholdInfo, ...policy } }, tokensIn, doc);
-    if (req.explain) r.explain = explainLines(doc, scored, chosen, r.keepMask);
+    if (job.explain) r.explain = explainLines(doc, scored, chosen, r.keepMask);
     return r;
   }
   const keptNone = n > 0 && !chosen.mask.some((v, i) => v === 1 && doc.lines[i].segment !== -1);
@@ -46,7 +46,7 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
     const doubt = doubtAbout({
       best: bestContentScore(input, scored),
       calibrated: thresholdInfo?.calibratedThreshold ?? 0,
-      chars: req.code.length,
+      chars: job.code.length,
       decision: plan.decision,
     });
     if (doubt) diagnostics.push(doubt);
@@ -71,7 +71,7 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
     keepMask: chosen.mask,
   };
   if (doc.seen) result.seenLines = doc.seen.reduce((a, v, i) => a + (v && !chosen.mask[i] ? 1 : 0), 0);
-  if (req.explain) result.explain = explainLines(doc, scored, chosen, chosen.mask);
+  if (job.explain) result.explain = explainLines(doc, scored, chosen, chosen.mask);
   result.ms = round4(performance.now() - job.started);
   return result;
 }

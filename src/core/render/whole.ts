@@ -47,7 +47,7 @@ export function wholeResult(code: string, facts: WholeFacts): PruneResult {
 /** The whole-input result of a prune() call a stage ended with `whole` (`doc`: null before ingest). */
 export function wholeOf(job: PruneJob, whole: Whole, tokensIn: number, doc: Document | null): PruneResult {
   if (whole.why) job.diagnostics.push(whole.why);
-  const result = wholeResult(job.req.code, {
+  const result = wholeResult(job.code, {
     tokensIn,
     tokensEstimated: whole.tokensEstimated,
     score: whole.score,

@@ -22,7 +22,7 @@ export function scoreLines(job: PruneJob, input: Ingested, analyses: SegmentAnal
   const n = doc.lines.length;
   const probs = new Float64Array(n);
   const prior = new Float64Array(n);
-  const gate = job.req.explain ? new Float64Array(n).fill(NaN) : null;
+  const gate = job.explain ? new Float64Array(n).fill(NaN) : null;
   const guarded = new GuardedScorer(job.scorer, input.mode.kind === 'budget', job.diagnostics);
   let docScore = 0;
   let docWeight = 0;

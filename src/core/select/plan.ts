@@ -17,14 +17,13 @@ export const PINNED = 2;
 
 export function planSelection(job: PruneJob, input: Ingested, scored: ScoredLines): SelectionPlan | Whole {
   const { doc, mode, keepAll } = input;
-  const { req } = job;
   // Scores that are not finite decide nothing (the diagnostic says so): back whole. A budget,
   // which must hold, ranks by the heuristic's scores instead.
   if (scored.nonFinite && mode.kind === 'threshold') return { kind: 'whole', score: 1 };
   if (keepAll) return { kind: 'plan', strategy: 'keep-all', why: keepAll.why, decision: null };
   if (mode.kind === 'budget') return { kind: 'plan', strategy: 'budget', decision: null };
   // The read policy (default threshold mode only): how hard to prune this read, or not at all.
-  const defaultMode = req.threshold === undefined && req.relativeThreshold === undefined;
+  const defaultMode = mode.tau.kind === 'calibrated';
   const decision: ReadDecision | null = defaultMode ? decideRead(readFacts(job, doc), job.readPolicy) : null;
   if (decision && decision.tauScale === null) {
     const extra = { scorer: job.scorer.name, policy: decision.label };
@@ -65,12 +64,12 @@ export function pinLines(doc: Document, probs: Float64Array, pins: readonly numb
 }
 
 function readFacts(job: PruneJob, doc: Document) {
-  const { req } = job;
+  const { session } = job;
   return {
-    kind: readKindOf(doc, req.window),
-    chars: req.code.length,
+    kind: readKindOf(doc, job.window),
+    chars: job.code.length,
     hasTask: job.task !== '',
-    priorReads: req.session?.readsOf(req.path) ?? 0,
-    readIndex: req.session?.readCount ?? 0,
+    priorReads: session?.readsOf(job.path) ?? 0,
+    readIndex: session?.readCount ?? 0,
   };
 }

@@ -7,26 +7,33 @@
  */
 import { diagnostic } from '../diagnostics.js';
 import { round4 } from '../pipeline/round.js';
-import type { PruneJob, ScoredLines, Selection, Whole } from '../pipeline/types.js';
+import type { PruneJob, ScoredLines, Selection, TauRule, Whole } from '../pipeline/types.js';
 import type { ReadDecision } from '../policy/readPolicy.js';
 import type { Repairer } from '../repair/repairer.js';
 import { HEURISTIC_THRESHOLD } from '../score/heuristic.js';
 import type { Document } from '../types.js';
 import { segmentThresholds, selectByThreshold } from './select.js';
 
-export function selectAboveThreshold(job: PruneJob, doc: Document, scored: ScoredLines, decision: ReadDecision | null, repairer: Repairer): Selection | Whole {
-  const { req, scorer } = job;
+export function selectAboveThreshold(
+  job: PruneJob,
+  doc: Document,
+  scored: ScoredLines,
+  rule: TauRule,
+  decision: ReadDecision | null,
+  repairer: Repairer,
+): Selection | Whole {
+  const { scorer } = job;
   const { probs } = scored;
   const docScore = round4(scored.docScore);
   const base = scorer.defaultThreshold ?? HEURISTIC_THRESHOLD;
   // a threshold that is not a probability would decide everything (NaN, 5) or nothing: fail open
-  if (!(base > 0 && base <= 1) && req.threshold === undefined) {
+  if (!(base > 0 && base <= 1) && rule.kind !== 'given') {
     const why = diagnostic('scorer-threshold-unusable', `scorer ${scorer.name} has no usable threshold (${base}): returned unchanged`);
     return { kind: 'whole', why, score: docScore };
   }
-  const tau = req.threshold ?? (req.relativeThreshold !== undefined ? relativeTau(req.relativeThreshold, base) : Math.min(1, base * (decision?.tauScale ?? 1)));
+  const tau = tauOf(rule, base, decision);
   // the calibrated relative floor goes with the calibrated threshold, not with a caller's own
-  const floor = req.threshold === undefined && Number.isFinite(scorer.relativeFloor) ? (scorer.relativeFloor ?? 0) : 0;
+  const floor = rule.kind !== 'given' && Number.isFinite(scorer.relativeFloor) ? (scorer.relativeFloor ?? 0) : 0;
   const thresholdInfo = { threshold: tau, calibratedThreshold: base };
   const seeds = selectByThreshold(
     probs,
@@ -54,6 +61,18 @@ export function selectAboveThreshold(job: PruneJob, doc: Document, scored: Score
     }
   }
   return { kind: 'selected', chosen, thresholdInfo };
+}
+
+/** τ as keep probability: the caller's, the caller's on the relative scale, or the calibrated one scaled by the read policy. */
+export function tauOf(rule: TauRule, calibrated: number, decision: ReadDecision | null): number {
+  switch (rule.kind) {
+    case 'given':
+      return rule.tau;
+    case 'relative':
+      return relativeTau(rule.relative, calibrated);
+    case 'calibrated':
+      return Math.min(1, calibrated * (decision?.tauScale ?? 1));
+  }
 }
 
 /** A threshold on the relative scale (0.5 = the calibrated τ) as a keep probability. */

@@ -25,11 +25,13 @@ describe('admit', () => {
   it('counts the tokens once and reads the mode: threshold, or a budget in tokens or characters', () => {
     const code = 'def f(x):\n    return x + 1\n';
     const tokensIn = countTokens(code);
-    expect(admitted({ code, query: 'f' })).toEqual({ kind: 'admitted', tokensIn, mode: { kind: 'threshold' } });
+    expect(admitted({ code, query: 'f' })).toEqual({ kind: 'admitted', tokensIn, mode: { kind: 'threshold', tau: { kind: 'calibrated' } } });
     const byRatio = admitted({ code, ratio: 2 });
     expect(byRatio.kind === 'admitted' && byRatio.mode).toMatchObject({ kind: 'budget', budget: Math.floor(tokensIn / 2), measure: { unit: 'tokens' } });
     const byChars = admitted({ code, maxChars: 10 });
     expect(byChars.kind === 'admitted' && byChars.mode).toMatchObject({ kind: 'budget', budget: 10, measure: { unit: 'characters' } });
+    const byTokens = admitted({ code, tokens: 7 });
+    expect(byTokens.kind === 'admitted' && byTokens.mode).toMatchObject({ kind: 'budget', budget: 7, measure: { unit: 'tokens' } });
   });
 });
 

@@ -4,6 +4,7 @@ import { MAX_QUERY_CHARS } from '../../../src/core/limits.js';
 import { queryAsRead, readRequest } from '../../../src/core/pipeline/job.js';
 import { READ_POLICY } from '../../../src/core/policy/readPolicy.js';
 import { createHeuristicScorer } from '../../../src/core/score/heuristic.js';
+import type { PruneRequest } from '../../../src/core/types.js';
 
 const heuristic = createHeuristicScorer();
 
@@ -14,6 +15,27 @@ describe('readRequest', () => {
     expect(job.task).toBe('fix x');
     expect(job.language).toBe('python');
     expect(job.diagnostics).toEqual([]);
+  });
+
+  it('decides the mode once: one budget, else a threshold (the given τ over a relative one, else the calibrated τ)', () => {
+    const modeOf = (req: Omit<PruneRequest, 'code'>) => readRequest(heuristic, { code: 'x', ...req }, READ_POLICY).mode;
+    expect(modeOf({ ratio: 2 })).toEqual({ kind: 'ratio', ratio: 2 });
+    expect(modeOf({ tokens: 0 })).toEqual({ kind: 'tokens', tokens: 0 });
+    expect(modeOf({ maxChars: 300 })).toEqual({ kind: 'chars', chars: 300 });
+    expect(modeOf({ threshold: 0.2, relativeThreshold: 0.9 })).toEqual({ kind: 'threshold', tau: { kind: 'given', tau: 0.2 } });
+    expect(modeOf({ relativeThreshold: 0.9 })).toEqual({ kind: 'threshold', tau: { kind: 'relative', relative: 0.9 } });
+    expect(modeOf({})).toEqual({ kind: 'threshold', tau: { kind: 'calibrated' } });
+  });
+
+  it('applies the defaults once: repair and small-input keeping on, explain off, no pins', () => {
+    const job = readRequest(heuristic, { code: 'x' }, READ_POLICY);
+    expect(job).toMatchObject({ code: 'x', repair: true, keepSmall: true, explain: false, pinLines: [] });
+    expect(readRequest(heuristic, { code: 'x', repair: false, keepSmall: false, explain: true, pinLines: [3] }, READ_POLICY)).toMatchObject({
+      repair: false,
+      keepSmall: false,
+      explain: true,
+      pinLines: [3],
+    });
   });
 
   it('caps a long query, with a diagnostic', () => {

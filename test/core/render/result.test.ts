@@ -12,7 +12,7 @@ const threshold: SelectionPlan = { kind: 'plan', strategy: 'threshold', decision
 
 async function thresholdCase(scores: number[]) {
   const s = await stagesThroughScore({ code, query: 'q', threshold: 0.5 }, frozenScorer(scores, 0.123456));
-  const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, null, s.repairer(false));
+  const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer(false));
   if (sel.kind !== 'selected') throw new Error('whole');
   return { ...s, sel };
 }
