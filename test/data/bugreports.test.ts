@@ -34,8 +34,7 @@ describe('bug-report miner', () => {
 
   it('turns a news fragment into plain text: roles, credits, issue links and link targets go, code spans stay', () => {
     const fragment =
-      'Made :py:meth:`~yarl.URL.build` raise a :exc:`TypeError` when ``host`` is None -- by :user:`someone`.\n' +
-      'Resolves https://github.com/o/r/issues/12\n';
+      'Made :py:meth:`~yarl.URL.build` raise a :exc:`TypeError` when ``host`` is None -- by :user:`someone`.\n' + 'Resolves https://github.com/o/r/issues/12\n';
     expect(cleanEntry(fragment)).toBe('Made `yarl.URL.build` raise a `TypeError` when `host` is None');
     expect(cleanEntry('No longer crash on empty input, closing `issue 166`_.\n\n.. _issue 166: https://example.org/166')).toBe(
       'No longer crash on empty input, closing issue 166.',
