@@ -9,7 +9,11 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns tens of processes: on a loaded machine that takes minutes. The limit is there to
+// catch a hang, not to time anything.
+vi.setConfig({ testTimeout: 300_000 });
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/skim.js');
@@ -193,15 +197,20 @@ describe.skipIf(!built)('the daemon', () => {
     const file = path.join(work, 'big.py');
     writeFileSync(file, `${Array.from({ length: 8_000 }, (_, i) => `def f${i}(x):\n    return x + ${i}`).join('\n')}\n`);
     const session = { SKIM_SESSION: 'slow', SKIM_SESSION_DIR: path.join(work, 'store') };
-    // the reader starts after 2 s; the daemon waits 200 ms for the print
-    const slow = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" cat "${file}" | (sleep 2; cat)`], {
+    // the reader starts only once the daemon is done with the request: it waited its 200 ms for
+    // the print and gave up (an order of events, not a race against a sleep)
+    const go = path.join(work, 'go');
+    const slow = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" cat "${file}" | (while [ ! -e "${go}" ]; do sleep 0.05; done; cat)`], {
       cwd: ROOT,
       env: envFor(dir, session),
-      encoding: 'utf8',
-      maxBuffer: 1 << 26,
     });
-    expect(slow.status).toBe(0);
-    expect(slow.stdout).toBe(skim(['cat', file], null).out);
+    let out = '';
+    slow.stdout!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => slow.on('close', (code) => resolve(code)));
+    await until(() => status(dir)!.served === before.served + 1, 'the daemon finished the read without its print');
+    writeFileSync(go, '');
+    expect(await exited).toBe(0);
+    expect(out).toBe(skim(['cat', file], null).out);
     const next = skim(['cat', file, '--focus', 'Which function returns x plus three?'], dir, { env: session });
     expect(next.out).not.toMatch(/unchanged since an earlier read/);
     expect(status(dir)!.served).toBe(before.served + 2);
