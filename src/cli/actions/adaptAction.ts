@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
+import type { Comparison } from '../../data/adapt.js';
 import { action, cliLog, intAtLeast, numberOption, writeOut } from '../io.js';
 import { assertOutDir, progressBar } from './dataAction.js';
 
@@ -121,27 +122,9 @@ export function registerAdapt(program: Command): void {
           }).finally(() => tbar.stop());
           const cmp = await compareOnVal(valFiles, baseScorer(init), candidate);
           const keep = cmp.better || !!flags.force;
-          const f3 = (x: number) => x.toFixed(3);
-          const table = [
-            `held-back commits of ${mined.repo}: ${cmp.files} files, ${cmp.labelled} changed lines (recall of gold ∪ anchor lines under a character budget)`,
-            `  ${cmp.before.name.padEnd(9)} R@4x ${f3(cmp.before.r4)}  R@8x ${f3(cmp.before.r8)}`,
-            `  adapted   R@4x ${f3(cmp.after.r4)}  R@8x ${f3(cmp.after.r8)}`,
-            cmp.better
-              ? `adapted model is better: written to ${flags.out}`
-              : keep
-                ? `adapted model is NOT better; written to ${flags.out} anyway (--force)`
-                : `adapted model is not better: kept ${init ?? 'the heuristic scorer'}, nothing written`,
-          ].join('\n');
+          const table = comparisonTable(cmp, mined.repo, flags.out, keep, init);
           if (keep) {
-            if (existsSync(flags.out)) rmSync(flags.out, { recursive: true, force: true });
-            mkdirSync(dirname(resolve(flags.out)), { recursive: true });
-            try {
-              renameSync(candidate, flags.out);
-            } catch {
-              // another filesystem: copy through saveModel's files
-              const { cpSync } = await import('node:fs');
-              cpSync(candidate, flags.out, { recursive: true });
-            }
+            await installModel(candidate, flags.out);
             writeReport(flags.out, {
               repo: mined.repo,
               mined,
@@ -157,4 +140,32 @@ export function registerAdapt(program: Command): void {
         }
       }),
     );
+}
+
+/** The held-back comparison as the command prints it, with what was done about it. */
+function comparisonTable(cmp: Comparison, repo: string, out: string, keep: boolean, init: string | undefined): string {
+  const f3 = (x: number) => x.toFixed(3);
+  return [
+    `held-back commits of ${repo}: ${cmp.files} files, ${cmp.labelled} changed lines (recall of gold ∪ anchor lines under a character budget)`,
+    `  ${cmp.before.name.padEnd(9)} R@4x ${f3(cmp.before.r4)}  R@8x ${f3(cmp.before.r8)}`,
+    `  adapted   R@4x ${f3(cmp.after.r4)}  R@8x ${f3(cmp.after.r8)}`,
+    cmp.better
+      ? `adapted model is better: written to ${out}`
+      : keep
+        ? `adapted model is NOT better; written to ${out} anyway (--force)`
+        : `adapted model is not better: kept ${init ?? 'the heuristic scorer'}, nothing written`,
+  ].join('\n');
+}
+
+/** Put the model written at `candidate` at `out`, replacing what was there. */
+async function installModel(candidate: string, out: string): Promise<void> {
+  if (existsSync(out)) rmSync(out, { recursive: true, force: true });
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+  try {
+    renameSync(candidate, out);
+  } catch {
+    // another filesystem: copy through saveModel's files
+    const { cpSync } = await import('node:fs');
+    cpSync(candidate, out, { recursive: true });
+  }
 }
