@@ -210,29 +210,8 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   }
   model.p.set(Float64Array.from(new Float32Array(model.p))); // what ships is float32
   const context = init?.context ? fineTuneContext(init.context, model, fitEx, tuneEx, cfg, init.header.lift, log) : undefined;
-  // threshold: keep the init model's operating point (its recall on the tune slice at its threshold)
   const docPower = typeof init?.header.docPower === 'number' ? init.header.docPower : 0;
-  let threshold = init?.header.threshold ?? 0.5;
-  if (init) {
-    const before = scorerFromModel(init);
-    const after = scorerFromModel({ header: { ...init.header, docPower }, model, bridge: bridges.full, context });
-    const pos0: number[] = [];
-    const pos1: number[] = [];
-    for (const p of prepared.filter((x) => x.file.split === 'val')) {
-      const input = { query: p.file.query, lines: p.file.lines, syntax: p.syntax, language: p.file.lang, path: p.file.path };
-      const k0 = before.score(input).keep;
-      const k1 = after.score(input).keep;
-      for (const i of p.file.agg) {
-        pos0.push(k0[i]);
-        pos1.push(k1[i]);
-      }
-    }
-    const recall0 = pos0.filter((s) => s >= threshold).length / Math.max(1, pos0.length);
-    pos1.sort((a, b) => b - a);
-    const k = Math.min(pos1.length - 1, Math.max(0, Math.ceil(recall0 * pos1.length) - 1));
-    if (pos1.length) threshold = Math.max(1e-4, pos1[k]);
-    log(`threshold ${threshold.toFixed(4)} (init ${init.header.threshold.toFixed(4)}): tune-slice recall ${recall0.toFixed(3)} kept`);
-  }
+  const threshold = init ? operatingPoint(init, { header: { ...init.header, docPower }, model, bridge: bridges.full, context }, prepared, log) : 0.5;
   mkdirSync(o.out, { recursive: true });
   saveModel(
     o.out,
@@ -259,6 +238,38 @@ export async function fineTune(o: FineTuneOptions): Promise<FineTuneResult> {
   );
   const res: FineTuneResult = { out: o.out, fit: fit.length, tune: tune.length, bestEpoch, epochs, threshold, seconds: (Date.now() - t0) / 1000 };
   return res;
+}
+
+/**
+ * The threshold that keeps the init model's operating point: the fine-tuned scorer's threshold at
+ * which it keeps as many of the tune slice's labelled lines as the init model did at its own.
+ */
+function operatingPoint(
+  init: ReturnType<typeof loadModel>,
+  tuned: Parameters<typeof scorerFromModel>[0],
+  prepared: Awaited<ReturnType<typeof prepareFiles>>['prepared'],
+  log: (m: string) => void,
+): number {
+  let threshold = init.header.threshold;
+  const before = scorerFromModel(init);
+  const after = scorerFromModel(tuned);
+  const pos0: number[] = [];
+  const pos1: number[] = [];
+  for (const p of prepared.filter((x) => x.file.split === 'val')) {
+    const input = { query: p.file.query, lines: p.file.lines, syntax: p.syntax, language: p.file.lang, path: p.file.path };
+    const k0 = before.score(input).keep;
+    const k1 = after.score(input).keep;
+    for (const i of p.file.agg) {
+      pos0.push(k0[i]);
+      pos1.push(k1[i]);
+    }
+  }
+  const recall0 = pos0.filter((s) => s >= threshold).length / Math.max(1, pos0.length);
+  pos1.sort((a, b) => b - a);
+  const k = Math.min(pos1.length - 1, Math.max(0, Math.ceil(recall0 * pos1.length) - 1));
+  if (pos1.length) threshold = Math.max(1e-4, pos1[k]);
+  log(`threshold ${threshold.toFixed(4)} (init ${init.header.threshold.toFixed(4)}): tune-slice recall ${recall0.toFixed(3)} kept`);
+  return threshold;
 }
 
 export interface Comparison {
