@@ -60,25 +60,7 @@ export function repairClosure(mask: Uint8Array, syntax: SyntaxIndex, texts: stri
     added++;
   };
 
-  // The head of the expression a link line continues: up past the links above it, to the first line
-  // that is not one (or the statement's start). Remembered per link line and bound: each kept link
-  // of a long builder chain would otherwise walk the whole chain again.
-  const heads = new Map<string, number>();
-  const linkHead = (i: number, bound: number): number => {
-    const walked: number[] = [];
-    let head = prevCodeLine(syntax, i);
-    while (head > bound && continuation(syntax.language, texts[head] ?? '') === 'link') {
-      const known = heads.get(`${head}:${bound}`);
-      if (known !== undefined) {
-        head = known;
-        break;
-      }
-      walked.push(head);
-      head = prevCodeLine(syntax, head);
-    }
-    for (const w of walked) heads.set(`${w}:${bound}`, head);
-    return head;
-  };
+  const linkHead = linkHeads(syntax, texts);
 
   while (queue.length > 0) {
     const i = queue.pop()!;
@@ -154,6 +136,30 @@ export function repairClosure(mask: Uint8Array, syntax: SyntaxIndex, texts: stri
     }
   }
   return added;
+}
+
+/**
+ * The head of the expression a link line continues: up past the links above it, to the first line
+ * that is not one (or the statement's start, `bound`). Remembered per link line and bound: each
+ * kept link of a long builder chain would otherwise walk the whole chain again.
+ */
+function linkHeads(syntax: SyntaxIndex, texts: string[]): (i: number, bound: number) => number {
+  const heads = new Map<string, number>();
+  return (i, bound) => {
+    const walked: number[] = [];
+    let head = prevCodeLine(syntax, i);
+    while (head > bound && continuation(syntax.language, texts[head] ?? '') === 'link') {
+      const known = heads.get(`${head}:${bound}`);
+      if (known !== undefined) {
+        head = known;
+        break;
+      }
+      walked.push(head);
+      head = prevCodeLine(syntax, head);
+    }
+    for (const w of walked) heads.set(`${w}:${bound}`, head);
+    return head;
+  };
 }
 
 /**
