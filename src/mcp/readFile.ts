@@ -5,7 +5,7 @@
  * decoding policy); problems are SkimErrors the agent can act on.
  */
 import { SkimError } from '../core/errors.js';
-import { decodeInput, isBinary, numberLine, readFileBytes } from '../tools/fileTools.js';
+import { decodeInput, isBinary, lineWindow, numberLine, readFileBytes } from '../tools/fileTools.js';
 import { focus, type PruneFn, type ToolContext } from './focus.js';
 import type { Workspace } from './workspace.js';
 
@@ -43,22 +43,18 @@ export async function readFileTool(ws: Workspace, prune: PruneFn, args: ReadFile
   if (buf.length === 0) return `(${target.rel} is empty)`;
 
   const { text, warning } = decodeInput(buf);
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const total = lines.length;
   const range = args.lines !== undefined ? parseLineRange(args.lines) : undefined;
   const offset = range?.offset ?? args.offset ?? 1;
-  const limit = range?.limit ?? args.limit ?? DEFAULT_LIMIT;
+  const { lines, first, last, total } = lineWindow(text, { offset, limit: range?.limit ?? args.limit ?? DEFAULT_LIMIT });
   if (offset > total) {
     throw new SkimError(`offset ${offset} is past the end of ${args.path} (${total} lines)`, 'EUSAGE');
   }
-  const last = Math.min(total, offset + limit - 1);
-  const shown: string[] = [];
-  for (let n = offset; n <= last; n++) {
-    let text = lines[n - 1].replace(/\r$/, '');
+  // each line on a line of its own (`\n`), long lines cut for the agent's context
+  const shown = lines.map((line, k) => {
+    let text = line.replace(/\n$/, '').replace(/\r$/, '');
     if (text.length > MAX_LINE_CHARS) text = `${text.slice(0, MAX_LINE_CHARS)} [... line cut at ${MAX_LINE_CHARS} characters]`;
-    shown.push(numberLine(n, text));
-  }
+    return numberLine(first + k, text);
+  });
   const numbered = `${shown.join('\n')}\n`;
 
   const notes: string[] = warning ? [`[${target.rel}: ${warning}]`] : [];

@@ -64,14 +64,27 @@ export function numberLine(n: number, text: string): string {
   return `${String(n).padStart(6)}\t${text}`;
 }
 
+/** The lines a windowed read shows (terminators kept), the file lines they are, and how many the text has. */
+export interface LineWindow {
+  lines: string[];
+  /** File line numbers of the first and last line shown (last < first: none). */
+  first: number;
+  last: number;
+  total: number;
+}
+
+/** The one windowed reader: the lines of `text` from `offset` (1-based), at most `limit` of them. */
+export function lineWindow(text: string, opts: ReadOptions = {}): LineWindow {
+  const all = text.split(/(?<=\n)/);
+  const first = Math.max(1, opts.offset ?? 1);
+  const last = opts.limit !== undefined ? Math.min(all.length, first - 1 + Math.max(0, opts.limit)) : all.length;
+  return { lines: all.slice(first - 1, last), first, last, total: all.length };
+}
+
 /** Number lines like `cat -n` (numberLine), starting at `offset`. Keeps the file's line terminators. */
 export function numberLines(text: string, opts: ReadOptions = {}): string {
-  const offset = Math.max(1, opts.offset ?? 1);
-  const lines = text.split(/(?<=\n)/);
-  const end = opts.limit !== undefined ? Math.min(lines.length, offset - 1 + Math.max(0, opts.limit)) : lines.length;
-  let out = '';
-  for (let i = offset - 1; i < end; i++) out += numberLine(i + 1, lines[i]);
-  return out;
+  const window = lineWindow(text, opts);
+  return window.lines.map((line, k) => numberLine(window.first + k, line)).join('');
 }
 
 /** Regular files under `roots` (files or directories), in the walk's order, filtered by glob. */

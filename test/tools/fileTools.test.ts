@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeInput, isBinary, listFiles, NOT_UTF8_WARNING, numberLines, readTextFile } from '../../src/tools/fileTools.js';
+import { decodeInput, isBinary, lineWindow, listFiles, NOT_UTF8_WARNING, numberLines, readTextFile } from '../../src/tools/fileTools.js';
 
 describe('decodeInput', () => {
   it('reads valid UTF-8 as UTF-8, a byte order mark kept', () => {
@@ -25,6 +25,15 @@ describe('isBinary', () => {
   it('is a NUL byte anywhere', () => {
     expect(isBinary(Buffer.from('text\n'))).toBe(false);
     expect(isBinary(Buffer.concat([Buffer.alloc(100_000, 0x61), Buffer.from([0])]))).toBe(true);
+  });
+});
+
+describe('lineWindow', () => {
+  it('is the lines from an offset, at most a limit of them, with the file lines they are and the total', () => {
+    expect(lineWindow('a\r\nb\nc\n', { offset: 2, limit: 5 })).toEqual({ lines: ['b\n', 'c\n'], first: 2, last: 3, total: 3 });
+    // a last line without a terminator is a line; past the end, nothing
+    expect(lineWindow('a\nb', { offset: 1, limit: 1 })).toEqual({ lines: ['a\n'], first: 1, last: 1, total: 2 });
+    expect(lineWindow('a\nb', { offset: 5 }).lines).toEqual([]);
   });
 });
 
