@@ -58,6 +58,8 @@ await build({
 // Each module's import.meta.url stays its own file's URL (launch.ts and place.ts find dist/ and
 // the package from it).
 const launcher = path.join(dist, 'skim-launch.cjs');
+/** A file of dist/ as the bundle names it: relative to dist/, with forward slashes. */
+const inDist = (file) => path.relative(dist, file).split(path.sep).join('/');
 await build({
   entryPoints: [path.join(dist, 'cli', 'launch.js')],
   outfile: launcher,
@@ -72,11 +74,10 @@ await build({
       setup(b) {
         b.onResolve({ filter: /.*/ }, (args) => {
           if (args.kind !== 'dynamic-import' || args.path.endsWith('/daemon/client.js')) return undefined;
-          return { path: `./${path.relative(dist, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/')}`, external: true };
+          return { path: `./${inDist(path.resolve(args.resolveDir, args.path))}`, external: true };
         });
         b.onLoad({ filter: /\.js$/ }, (args) => {
-          const file = path.relative(dist, args.path).split(path.sep).join('/');
-          const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__skimUrlOf(${JSON.stringify(file)})`);
+          const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__skimUrlOf(${JSON.stringify(inDist(args.path))})`);
           return { contents: text, loader: 'js' };
         });
       },

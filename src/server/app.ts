@@ -156,10 +156,11 @@ function createServing(options: AppOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxConcurrent = options.maxConcurrent ?? DEFAULTS.maxConcurrent;
-  const semaphore = new Semaphore(maxConcurrent, options.maxQueue ?? DEFAULTS.maxQueue);
+  const maxQueue = options.maxQueue ?? DEFAULTS.maxQueue;
+  const semaphore = new Semaphore(maxConcurrent, maxQueue);
   // Large inputs (the ones that can take the whole time limit) run on all workers but one: clients
   // sending them, however many, cannot make everyone else wait for a worker.
-  const largeInputs = maxConcurrent > 1 ? new Semaphore(maxConcurrent - 1, options.maxQueue ?? DEFAULTS.maxQueue) : null;
+  const largeInputs = maxConcurrent > 1 ? new Semaphore(maxConcurrent - 1, maxQueue) : null;
   const log = options.log ?? createLogger((text) => process.stderr.write(text)).info;
   const sessions = options.sessionStore ?? new MemorySessionStore(options.sessions);
 
@@ -261,7 +262,6 @@ function createServing(options: AppOptions) {
     sessions,
     scopes,
     underLimits,
-    failOpenReason,
     logFailOpen,
     runPrune,
     runAnswer,
@@ -432,7 +432,7 @@ async function answerRoute(s: Serving, c: Context, route: AnswerFormat): Promise
   try {
     return jsonBody(c, await s.underLimits(c, bytes.length, (signal) => s.runner.answerRaw!(bytes, route, s.sessionOf(c), signal)));
   } catch (err) {
-    const message = s.failOpenReason(err);
+    const message = failOpenReason(err);
     // the input whole, read from the body and written back by the runner's thread for that when it has one
     if (s.runner.failOpenRaw) {
       try {
