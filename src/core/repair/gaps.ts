@@ -125,6 +125,52 @@ export function placeMarkers(
   return filled;
 }
 
+/**
+ * Budget modes: where a marker would land inside a comment or string, take the comment or string
+ * out whole instead, by omitting only (a budget's selection may drop lines, never add them): a
+ * block comment or docstring goes with all its lines, kept ones too; a multi-line string of code
+ * goes with the statement it is part of (the string alone would cut that statement). Returns how
+ * many lines were dropped; what the dropped lines headed is the caller's to drop (dropOrphans).
+ * Work: a few sweeps of the segment, each line of a comment or statement dropped once.
+ */
+export function omitTextAroundMarkers(
+  local: Uint8Array,
+  reasons: (KeepReason | undefined)[],
+  syntax: SyntaxIndex,
+  sameRun: (a: number, b: number) => boolean,
+): number {
+  const n = local.length;
+  let dropped = 0;
+  // A dropped statement joins the runs around it: a joined run may lie inside another string.
+  for (let pass = 0, changed = true; changed && pass < MAX_TEXT_PASSES; pass++) {
+    changed = false;
+    forEachRun(local, 0, sameRun, (i, j) => {
+      if (i === 0 || j === n - 1) return;
+      const block = textBlockAround(syntax, i, j);
+      if (!block) return;
+      let [from, to] = block;
+      if (block[2]) {
+        // the statement around the string: from its first line to its last (or the string's)
+        const open = syntax.lines[from];
+        const close = syntax.lines[to];
+        if (open) from = Math.min(from, open.stmtStart);
+        to = Math.max(to, open?.stmtEnd ?? to, close?.stmtEnd ?? to);
+      }
+      for (let k = Math.max(0, from); k <= Math.min(n - 1, to); k++) {
+        if (!local[k]) continue;
+        local[k] = 0;
+        reasons[k] = undefined;
+        dropped++;
+        changed = true;
+      }
+    });
+  }
+  return dropped;
+}
+
+/** Sweeps of omitTextAroundMarkers: a string inside a string inside a string is as deep as it looks. */
+const MAX_TEXT_PASSES = 4;
+
 /** Calls `visit(i, j)` for each maximal run of lines whose mask is `value` (omitted runs split where `sameRun` says). */
 function forEachRun(local: Uint8Array, value: 0 | 1, sameRun: (a: number, b: number) => boolean, visit: (i: number, j: number) => void): void {
   const n = local.length;

@@ -10,7 +10,7 @@ import type { KeepReason, Materialize, Materialized } from '../pipeline/types.js
 import type { SegmentAnalysis } from '../syntax/analyse.js';
 import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
-import { fillCheapGaps, type GapCosts, placeMarkers } from './gaps.js';
+import { fillCheapGaps, type GapCosts, omitTextAroundMarkers, placeMarkers } from './gaps.js';
 import { computePlaceholders, keepOneLineBodies } from './placeholders.js';
 import { dropOrphans, repairClosure } from './repair.js';
 
@@ -94,6 +94,9 @@ export function materializeSelection(
     });
     // What a banned line headed goes with it: never a body under the wrong block or clause.
     if (repairHere && anyBanned) dropOrphans(local, a.syntax);
+    // Budget modes: no marker inside a comment or string, by omitting what holds it (threshold
+    // mode keeps the gap instead: placeMarkers). Dropped headers take their bodies with them.
+    if (repairHere && economy && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun) > 0) dropOrphans(local, a.syntax);
     let placeholders: Map<number, Placeholder> = new Map();
     if (repairHere) {
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
