@@ -15,8 +15,10 @@
  * non-blank line or blank lines alone, each names or counts the definitions wholly inside its run,
  * none lies inside a comment or string or deeper than the shallowest definition it hides.
  * (k) at ratio 4 and 8, a marker names what it hides when the budget leaves room (over 40% of
- * those that hide a definition do), names it right when it does, and is no deeper than what it hides.
- * Plus fast-check over random budgets (tokens and characters): budgets respected, kept sets nest as the budget grows, (h) holds.
+ * those that hide a definition do), names it right when it does, is no deeper than what it hides
+ * and lies inside no comment or string.
+ * Plus fast-check over random budgets (tokens and characters): budgets respected, kept sets nest as
+ * the budget grows, (h) holds, no marker inside a comment or string.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -87,10 +89,10 @@ describe('prune properties on polyglot-dev', () => {
         if (!mode.ratio)
           for (const v of markerViolations(c.code, r, spans, defsOf.get(r.language)!, shapeCounts))
             (/inside a comment or string|deeper than/.test(v) ? placeFailures : shapeFailures).push(`${c.path} [${mode.name}] ${v}`);
-        // (a budget keeps its selection as it is: no lines kept or dropped for where markers fall)
+        // (a budget keeps no line for where markers fall; it omits what would hold a marker in text)
         else
           for (const v of markerViolations(c.code, r, spans, defsOf.get(r.language)!, budgetCounts, true))
-            if (/does not name|deeper than/.test(v)) budgetFailures.push(`${c.path} [${mode.name}] ${v}`);
+            if (/does not name|deeper than|inside a comment or string/.test(v)) budgetFailures.push(`${c.path} [${mode.name}] ${v}`);
         if (chains && mode.name !== 'ratio8') {
           clauseChecked++;
           const v = clauseViolations(chains, r.keepMask);
@@ -143,7 +145,7 @@ describe('prune properties on polyglot-dev', () => {
     expect(placeFailures.slice(0, 10)).toEqual([]);
   });
 
-  it('(k) under a budget, markers name what they hide where the budget leaves room, and name it right', () => {
+  it('(k) under a budget, markers name what they hide where the budget leaves room, name it right, and stand outside comments and strings', () => {
     expect(budgetCounts.hiding).toBeGreaterThan(AT_LEAST.markers / 4);
     expect(budgetFailures.slice(0, 10)).toEqual([]);
     // names are paid for with what the lines left of the budget: many markers get them
@@ -183,6 +185,10 @@ describe('budget mode under random budgets (fast-check)', () => {
           const chars = await pruner.prune({ code: c.code, query: c.query, path: c.path, maxChars: 4 * t1 + dt });
           if (!loneMarkerOverBudget(chars)) expect(chars.text.length).toBeLessThanOrEqual(4 * t1 + dt);
           expect(checkInvariants(c.code, small)).toBeNull();
+          // (k) under any budget, in tokens or characters: no marker inside a comment or string
+          const spans = await textSpans(c.code, c.lang);
+          for (const r of [small, big, chars])
+            expect(markerViolations(c.code, r, spans, []).filter((v) => v.includes('inside a comment or string'))).toEqual([]);
           // (h) under any budget: a clause header the budget cannot afford takes its body with it
           const chains = await clauseHeaderChains(c.code, c.lang);
           if (chains) for (const r of [small, big]) expect(clauseViolations(chains, r.keepMask)).toEqual([]);

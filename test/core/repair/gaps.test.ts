@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeepReason } from '../../../src/core/pipeline/types.js';
-import { fillCheapGaps, type GapCosts, placeMarkers } from '../../../src/core/repair/gaps.js';
+import { fillCheapGaps, type GapCosts, omitTextAroundMarkers, placeMarkers } from '../../../src/core/repair/gaps.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 
 /** Costs from a per-line token table and a flat marker price. */
@@ -72,5 +72,59 @@ describe('placeMarkers', () => {
     placeMarkers(local, reasons, syntax, () => true);
     expect(local[open + 3]).toBe(1);
     expect(local[open + 4]).toBe(1);
+  });
+});
+
+describe('omitTextAroundMarkers (budget modes: only omits)', () => {
+  const fixture = (name: string) => readFileSync(path.resolve(__dirname, '../../fixtures/markers', name), 'utf8').split('\n');
+  const reasonsOf = (local: Uint8Array): (KeepReason | undefined)[] => Array.from(local, (v) => (v ? 'score' : undefined));
+
+  it('takes a string of code out with its statement rather than leave a marker inside the string', async () => {
+    await ensureGrammar('tsx');
+    const lines = fixture('hono_streaming.test.tsx');
+    const syntax = buildSyntaxIndex(lines, 'tsx');
+    const open = lines.findIndex((l) => l.includes('`<template data-hono-target="H:') && l.endsWith('<h1>Hello</h1></template><script>'));
+    // the statement holding the template: `expect(chunks).toEqual([` ... `])`
+    const first = lines.lastIndexOf('    expect(chunks).toEqual([', open);
+    const last = lines.indexOf('    ])', open);
+    expect(last - first).toBe(11);
+    const local = new Uint8Array(lines.length).fill(1);
+    local[open + 3] = local[open + 4] = 0;
+    const reasons = reasonsOf(local);
+    const dropped = omitTextAroundMarkers(local, reasons, syntax, () => true);
+    expect(dropped).toBe(12 - 2);
+    for (let k = first; k <= last; k++) expect(local[k]).toBe(0);
+    expect(reasons[first]).toBeUndefined();
+    expect(local[first - 1]).toBe(1);
+    expect(local[last + 1]).toBe(1);
+  });
+
+  it('takes a doc comment out whole, lines kept for their score too', async () => {
+    await ensureGrammar('php');
+    const lines = fixture('guzzle_Client.php');
+    const syntax = buildSyntaxIndex(lines, 'php');
+    const open = lines.indexOf('    /**', 24);
+    const close = lines.indexOf('     */', open);
+    expect(lines[open + 1]).toContain('Clients accept an array of constructor parameters.');
+    const local = new Uint8Array(lines.length).fill(1);
+    // a run inside the comment (its example) omitted, the lines around it kept
+    for (let k = open + 6; k <= open + 11; k++) local[k] = 0;
+    omitTextAroundMarkers(local, reasonsOf(local), syntax, () => true);
+    for (let k = open; k <= close; k++) expect(local[k]).toBe(0);
+    expect(local[open - 1]).toBe(1);
+    expect(local[close + 1]).toBe(1);
+  });
+
+  it("never keeps a line, and leaves a run that touches the comment's edge alone", async () => {
+    await ensureGrammar('php');
+    const lines = fixture('guzzle_Client.php');
+    const syntax = buildSyntaxIndex(lines, 'php');
+    const open = lines.indexOf('    /**', 24);
+    const local = new Uint8Array(lines.length).fill(1);
+    // from the comment's opener on: a marker there stands outside the comment
+    for (let k = open; k <= open + 11; k++) local[k] = 0;
+    const before = [...local];
+    expect(omitTextAroundMarkers(local, reasonsOf(local), syntax, () => true)).toBe(0);
+    expect([...local]).toEqual(before);
   });
 });
