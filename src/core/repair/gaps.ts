@@ -168,7 +168,7 @@ export function omitTextAroundMarkers(
   return dropped;
 }
 
-/** Sweeps of omitTextAroundMarkers: a string inside a string inside a string is as deep as it looks. */
+/** Sweeps of omitTextAroundMarkers: a sweep can join runs into one inside an outer string (a template in a template). */
 const MAX_TEXT_PASSES = 4;
 
 /** Calls `visit(i, j)` for each maximal run of lines whose mask is `value` (omitted runs split where `sameRun` says). */
