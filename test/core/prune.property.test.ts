@@ -89,7 +89,7 @@ describe('prune properties on polyglot-dev', () => {
             (/inside a comment or string|deeper than/.test(v) ? placeFailures : shapeFailures).push(`${c.path} [${mode.name}] ${v}`);
         // (a budget keeps its selection as it is: no lines kept or dropped for where markers fall)
         else
-          for (const v of markerViolations(c.code, r, spans, defsOf.get(r.language)!, budgetCounts, true))
+          for (const v of markerViolations(c.code, r, spans, defsOf.get(r.language)!, budgetCounts))
             if (/does not name|deeper than/.test(v)) budgetFailures.push(`${c.path} [${mode.name}] ${v}`);
         if (chains && mode.name !== 'ratio8') {
           clauseChecked++;
