@@ -51,13 +51,7 @@ export interface MarkerCounts {
  * What is wrong with the markers of a raw-input result, one line each; `counts` receives what was
  * checked.
  */
-export function markerViolations(
-  code: string,
-  r: PruneResult,
-  spans: [number, number][] | null,
-  defs: Scope[],
-  counts?: MarkerCounts,
-): string[] {
+export function markerViolations(code: string, r: PruneResult, spans: [number, number][] | null, defs: Scope[], counts?: MarkerCounts): string[] {
   if (r.shape !== 'raw' || r.kept.length === 0) return [];
   const inLines = splitLines(code).lines.map((l) => l.text);
   const outLines = splitLines(r.text).lines.map((l) => l.text);
@@ -102,8 +96,7 @@ export function markerViolations(
       const names = m[1] ? m[1].split(', ') : [];
       wrong = names.length + Number(m[2] ?? 0) < inside.length || names.some((n) => !inside.some((d) => markerName(d.name!) === n));
     }
-    if (wrong)
-      out.push(`marker ${JSON.stringify(marker)} does not name the ${inside.length} definitions it hides (${inside.map((d) => d.name).join(', ')})`);
+    if (wrong) out.push(`marker ${JSON.stringify(marker)} does not name the ${inside.length} definitions it hides (${inside.map((d) => d.name).join(', ')})`);
     const indent = (t: string) => /^[ \t]*/.exec(t)![0].length;
     const shallowest = Math.min(...inside.map((d) => indent(inLines[d.start])));
     if (indent(marker) > shallowest) out.push(`marker ${JSON.stringify(marker)} deeper than a definition it hides (${shallowest})`);
