@@ -138,7 +138,9 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
   const indent = line >= 0 ? doc.lines[line].text.slice(0, indentWidth(doc.lines[line].text)) : '';
   const s = run.start - base;
   const e = run.end - base;
-  const names = lastCode < 0 ? '' : info?.names ? hiddenDefinitions(syntax!, s, e, lastCode) : info?.countHidden ? hiddenCount(syntax!, s, e) : '';
+  // (a run whose code the parser saw no statement start in, such as code under a C preprocessor
+  // conditional, still names the definitions inside it; it ends none: lastCode -1)
+  const names = info?.names ? hiddenDefinitions(syntax!, s, e, lastCode) : info?.countHidden ? hiddenCount(syntax!, s, e) : '';
   return { indent, names };
 }
 
