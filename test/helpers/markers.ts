@@ -49,17 +49,9 @@ export interface MarkerCounts {
 
 /**
  * What is wrong with the markers of a raw-input result, one line each; `counts` receives what was
- * checked. `namesOptional` (budget modes, where names take only what the lines left of the
- * budget): a marker may name nothing, but what it names must be right.
+ * checked.
  */
-export function markerViolations(
-  code: string,
-  r: PruneResult,
-  spans: [number, number][] | null,
-  defs: Scope[],
-  counts?: MarkerCounts,
-  namesOptional = false,
-): string[] {
+export function markerViolations(code: string, r: PruneResult, spans: [number, number][] | null, defs: Scope[], counts?: MarkerCounts): string[] {
   if (r.shape !== 'raw' || r.kept.length === 0) return [];
   const inLines = splitLines(code).lines.map((l) => l.text);
   const outLines = splitLines(r.text).lines.map((l) => l.text);
@@ -88,18 +80,23 @@ export function markerViolations(
     for (const [from, to] of spans ?? []) if (from < s && to > e) out.push(`marker inside a comment or string (${a}-${b} in ${from + 1}-${to + 1})`);
     const inside = defs.filter((d) => d.start >= s && d.end <= e);
     if (inside.length === 0) return;
-    const named = /\(\d+-\d+\): /.test(marker);
+    // "(a-b): f, g and 3 more" names them; "(a-b): 5 definitions" (budget modes) only counts them
+    const counted = /\(\d+-\d+\): (\d+) definitions?$/.exec(marker);
+    const named = !counted && /\(\d+-\d+\): /.test(marker);
     if (counts) {
       counts.hidden += inside.length;
       counts.hiding = (counts.hiding ?? 0) + 1;
       if (named) counts.naming = (counts.naming ?? 0) + 1;
     }
-    const said = /\(\d+-\d+\): (?:rest of [^;]*; )?(.*)$/.exec(marker)?.[1] ?? '';
-    const m = /^(.*?)(?: and (\d+) more)?$/.exec(said)!;
-    const names = m[1] ? m[1].split(', ') : [];
-    const wrong = names.length + Number(m[2] ?? 0) < inside.length || names.some((n) => !inside.some((d) => markerName(d.name!) === n));
-    if (wrong && (named || !namesOptional))
-      out.push(`marker ${JSON.stringify(marker)} does not name the ${inside.length} definitions it hides (${inside.map((d) => d.name).join(', ')})`);
+    let wrong: boolean;
+    if (counted) wrong = Number(counted[1]) !== inside.length;
+    else {
+      const said = /\(\d+-\d+\): (?:rest of [^;]*; )?(.*)$/.exec(marker)?.[1] ?? '';
+      const m = /^(.*?)(?: and (\d+) more)?$/.exec(said)!;
+      const names = m[1] ? m[1].split(', ') : [];
+      wrong = names.length + Number(m[2] ?? 0) < inside.length || names.some((n) => !inside.some((d) => markerName(d.name!) === n));
+    }
+    if (wrong) out.push(`marker ${JSON.stringify(marker)} does not name the ${inside.length} definitions it hides (${inside.map((d) => d.name).join(', ')})`);
     const indent = (t: string) => /^[ \t]*/.exec(t)![0].length;
     const shallowest = Math.min(...inside.map((d) => indent(inLines[d.start])));
     if (indent(marker) > shallowest) out.push(`marker ${JSON.stringify(marker)} deeper than a definition it hides (${shallowest})`);

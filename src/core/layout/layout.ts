@@ -28,6 +28,8 @@ export interface SegmentRenderInfo {
   syntax?: SyntaxIndex;
   /** Markers name the definitions they hide (from `syntax`). */
   names?: boolean;
+  /** Markers that name nothing count the definitions they hide ("3 definitions"): the budget modes' cheap form, named later where the budget leaves room. */
+  countHidden?: boolean;
 }
 
 export interface RenderPiece {
@@ -134,7 +136,11 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
   }
   const line = at >= 0 ? at : first;
   const indent = line >= 0 ? doc.lines[line].text.slice(0, indentWidth(doc.lines[line].text)) : '';
-  const names = lastCode < 0 || !info?.names ? '' : hiddenDefinitions(syntax!, run.start - base, run.end - base, lastCode);
+  const s = run.start - base;
+  const e = run.end - base;
+  // (a run whose code the parser saw no statement start in, such as code under a C preprocessor
+  // conditional, still names the definitions inside it; it ends none: lastCode -1)
+  const names = info?.names ? hiddenDefinitions(syntax!, s, e, lastCode) : info?.countHidden ? hiddenCount(syntax!, s, e) : '';
   return { indent, names };
 }
 
@@ -195,17 +201,10 @@ export function hiddenDefinitions(syntax: SyntaxIndex, s: number, e: number, las
     if (sc?.isDefinition && sc.name && sc.start < s && sc.end < lastCode) rest.push(markerName(sc.name));
   }
   const defs = namedDefinitions(syntax);
-  let lo = 0;
-  let hi = defs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (defs[mid].start < s) lo = mid + 1;
-    else hi = mid;
-  }
   const named: string[] = [];
   let more = 0;
   let outerEnd = -1;
-  for (let d = lo; d < defs.length && defs[d].start <= e; d++) {
+  for (let d = firstDefinitionFrom(defs, s); d < defs.length && defs[d].start <= e; d++) {
     const def = defs[d];
     if (def.end > e) continue;
     if (def.start > outerEnd && named.length < MARKER_NAMES_MAX) {
@@ -219,6 +218,26 @@ export function hiddenDefinitions(syntax: SyntaxIndex, s: number, e: number, las
   const inside = named.join(', ') + (more > 0 ? ` and ${more} more` : '');
   if (rest.length === 0) return inside;
   return inside ? `rest of ${rest.join(', ')}; ${inside}` : `rest of ${rest.join(', ')}`;
+}
+
+/** The definitions wholly inside lines s..e, counted as a marker says it ("3 definitions"; "" for none). Work: a binary search and one step per definition inside. */
+export function hiddenCount(syntax: SyntaxIndex, s: number, e: number): string {
+  const defs = namedDefinitions(syntax);
+  let n = 0;
+  for (let d = firstDefinitionFrom(defs, s); d < defs.length && defs[d].start <= e; d++) if (defs[d].end <= e) n++;
+  return n === 0 ? '' : `${n} ${n === 1 ? 'definition' : 'definitions'}`;
+}
+
+/** Index of the first definition starting at or after line s. */
+function firstDefinitionFrom(defs: readonly NamedDefinition[], s: number): number {
+  let lo = 0;
+  let hi = defs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (defs[mid].start < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** First and last known file line numbers in a run (numbered input can have unnumbered blank lines). */

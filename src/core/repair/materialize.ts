@@ -67,7 +67,11 @@ export function materializeSelection(
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
       // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
-      const markerInfo = { lineComment: a.info.lineComment, placeholders: new Map(), ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
+      const markerInfo = {
+        lineComment: a.info.lineComment,
+        placeholders: new Map(),
+        ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: economy } : {}),
+      };
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
         marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
@@ -111,9 +115,9 @@ export function materializeSelection(
       reasons[idx] = localReasons[k];
     });
     // Names cost tokens a budget would rather spend on lines (economy: budget modes): there the
-    // candidates' markers name nothing, and the chosen output's get names with what the lines
-    // left of the budget (select/markerNames.ts).
-    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy } : {}) };
+    // candidates' markers only count the definitions they hide, and the chosen output's get names
+    // with what the lines left of the budget (select/markerNames.ts).
+    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: economy } : {}) };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };

@@ -1,9 +1,9 @@
 /**
- * Names in a budget's markers. The selection is made against the budget with markers that name
- * nothing (names counted during the search took the budget from lines: docs/experiments.md); the
- * markers of the chosen output then get the names of the definitions they hide, most definitions
- * per token first, while the output still fits the budget: names are paid for only with what the
- * lines left over.
+ * Names in a budget's markers. The selection is made against the budget with markers that only
+ * count the definitions they hide ("3 definitions": names counted during the search took the
+ * budget from lines, docs/experiments.md); the markers of the chosen output then get the names
+ * instead, most definitions per token first, while the output still fits the budget: names are
+ * paid for only with what the lines left over.
  */
 import { joinPieces, namedMarkerText, type RenderPiece } from '../layout/layout.js';
 import type { Materialized } from '../pipeline/types.js';
@@ -31,7 +31,7 @@ export function nameMarkersWithinBudget(doc: Document, chosen: Materialized, bud
     const named = namedMarkerText(doc, p);
     if (named === null) return;
     const extra = measure.estimate([{ ...p, line: named }]) - measure.estimate([p]);
-    candidates.push({ at, named, extra, told: definitionsTold(named, p.line) });
+    candidates.push({ at, named, extra, told: definitionsTold(named) });
   });
   if (candidates.length === 0) return chosen;
   let room = limit - measure.exact(joinPieces(chosen.pieces));
@@ -61,9 +61,9 @@ function withNames(pieces: readonly RenderPiece[], picked: readonly Candidate[])
   return out;
 }
 
-/** How many definitions the names added to a marker tell of: each listed name, plus those counted ("and 3 more"). */
-function definitionsTold(named: string, plain: string): number {
-  const said = named.slice(plain.length);
+/** How many definitions a named marker tells of: each listed name (after its range), plus those counted ("and 3 more"). */
+function definitionsTold(named: string): number {
+  const said = /\(\d+-\d+\): (.*)$/.exec(named)?.[1] ?? '';
   const more = / and (\d+) more$/.exec(said);
   return said.split(/, |; /).length + (more ? Number(more[1]) : 0);
 }
