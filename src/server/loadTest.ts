@@ -17,6 +17,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { configureCoreFromEnv } from '../env.js';
 import { createPruner } from '../index.js';
 import { createApp } from './app.js';
 import { listen } from './listen.js';
@@ -247,6 +248,7 @@ export interface AutocannonResult {
 }
 
 async function main(): Promise<void> {
+  configureCoreFromEnv(process.env); // SKIM_ANALYSIS_CACHE=0: every body analysed as new
   const args = parseArgs(process.argv.slice(2));
   const input = loadInput(args);
   const pruner = createPruner();

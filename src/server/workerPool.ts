@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { errorFromWire } from '../core/errors.js';
 import type { OutputWireRequest } from '../core/request.js';
 import type { SessionChanges, SessionMemory, SessionSnapshot } from '../core/session/memory.js';
+import { type CoreSettings, coreSettings } from '../core/settings.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
@@ -20,6 +21,8 @@ import type { AnswerFormat } from './serialize.js';
 export interface WorkerInit {
   scorer?: 'heuristic' | 'learned';
   modelDir?: string;
+  /** The core's settings of the thread that starts the pool (a worker has its own copy of the core). */
+  core?: CoreSettings;
   /** `fail-open`: the thread that writes fail-open answers (it prunes nothing). */
   role?: 'fail-open';
 }
@@ -126,7 +129,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
   function spawn(): Slot {
     const worker = new Worker(spec.script, {
       eval: spec.eval,
-      workerData: { scorer: opts.scorer, modelDir: opts.modelDir } satisfies WorkerInit,
+      workerData: { scorer: opts.scorer, modelDir: opts.modelDir, core: coreSettings() } satisfies WorkerInit,
       // Workers write nothing to stdout; keep their stderr on ours.
       stderr: false,
     });

@@ -8,6 +8,7 @@
  * The module is assembled here (no build step); `hiddenKernel()` is null when this runtime cannot
  * compile it, and lamr.ts then uses its JavaScript loop.
  */
+import { coreSettings } from '../settings.js';
 
 // --- a minimal assembler for the one function below ---
 const I32 = 0x7f;
@@ -286,11 +287,12 @@ const MAX_BYTES = 256 * 1024 * 1024;
 
 let kernel: HiddenKernel | null | undefined;
 
-/** The compiled kernel, or null when WebAssembly SIMD is not there (or SKIM_NO_WASM is set). */
+/** The compiled kernel, or null when WebAssembly SIMD is not there or the core's settings turn it off (wasmKernel). */
 export function hiddenKernel(): HiddenKernel | null {
+  if (!coreSettings().wasmKernel) return null;
   if (kernel !== undefined) return kernel;
   kernel = null;
-  if (typeof WebAssembly !== 'object' || process.env.SKIM_NO_WASM) return kernel;
+  if (typeof WebAssembly !== 'object') return kernel;
   try {
     const bytes = moduleBytes();
     if (!WebAssembly.validate(bytes)) return kernel;
