@@ -97,6 +97,8 @@ const forUp = (x: number, limit: number[], inner: number[], step = 1) => [
   op.end,
   op.end,
 ];
+/** address of row `index` of a row-major f64 matrix `width` wide at `base` */
+const rowAddress = (base: number, index: number, width: number) => [...get(base), ...get(index), ...get(width), op.i32Mul, ...i32(3), op.i32Shl, op.i32Add];
 /** address of the f64 base[index] */
 const f64At = (base: number, index: number) => [...get(base), ...get(index), ...i32(3), op.i32Shl, op.i32Add];
 /** Per line: m = the number of its non-zero varying features; rowAt[k], val[k] = the k-th one's weight row offset and value. */
@@ -225,27 +227,7 @@ function body(): number[] {
     ...i32(3),
     op.i32Shl,
     ...set(L.h2b),
-    ...forUp(L.i, get(P.n), [
-      ...get(P.X),
-      ...get(L.i),
-      ...get(P.F),
-      op.i32Mul,
-      ...i32(3),
-      op.i32Shl,
-      op.i32Add,
-      ...set(L.xo),
-      ...gather(),
-      ...get(P.out),
-      ...get(L.i),
-      ...get(P.H),
-      op.i32Mul,
-      ...i32(3),
-      op.i32Shl,
-      op.i32Add,
-      ...set(L.ho),
-      ...pairs(),
-      ...oddUnit(),
-    ]),
+    ...forUp(L.i, get(P.n), [...rowAddress(P.X, L.i, P.F), ...set(L.xo), ...gather(), ...rowAddress(P.out, L.i, P.H), ...set(L.ho), ...pairs(), ...oddUnit()]),
     op.end,
   ];
   const locals = [3, ...uleb(8), I32, ...uleb(2), F64, ...uleb(1), V128];
