@@ -650,7 +650,10 @@ function perlEscape(st: PerlState): void {
   if (st.i + 1 >= s.length) throw new GrepPatternError('\\ at end of pattern');
   const d = s[st.i + 1];
   st.i += 2;
-  if (d === 'Q') return perlQuoted(st);
+  if (d === 'Q') {
+    perlQuoted(st);
+    return;
+  }
   if (d === 'E') return;
   if (d >= '1' && d <= '9') refusePerl('back-references');
   st.last = 'atom';
@@ -750,25 +753,32 @@ function perlClassItem(st: PerlState, c: string): void {
 function perlToken(st: PerlState, c: string): void {
   switch (c) {
     case '[':
-      return perlOpenClass(st);
+      perlOpenClass(st);
+      return;
     case '(':
-      return perlGroup(st);
+      perlGroup(st);
+      return;
     case ')':
-      return perlEmit(st, ')', 'atom');
+      perlEmit(st, ')', 'atom');
+      return;
     case '|':
-      return perlEmit(st, '|', 'none');
+      perlEmit(st, '|', 'none');
+      return;
     case '^':
     case '$':
-      return perlEmit(st, c, 'assertion');
+      perlEmit(st, c, 'assertion');
+      return;
     case '*':
     case '+':
     case '?':
       if (c === '?' && st.last === 'quantifier' && /[*+?}]/.test(st.s[st.i - 1] ?? '')) {
         // lazy; a `+` after a lazy quantifier is an error in PCRE as well
-        return perlEmit(st, '?', 'quantifier');
+        perlEmit(st, '?', 'quantifier');
+        return;
       }
       perlQuantifierAllowed(st);
-      return perlEmit(st, c, 'quantifier');
+      perlEmit(st, c, 'quantifier');
+      return;
     case '{': {
       const m = /^\{\d+(?:,\d*)?\}/.exec(st.s.slice(st.i, st.i + 16).join(''));
       if (!m) break;
@@ -811,7 +821,10 @@ function perlGroup(st: PerlState): void {
   const { s, i } = st;
   if (s[i + 1] === '*') refusePerl('backtracking control verbs (*...)');
   // groups need not capture: nothing refers to them, and lookbehinds must not hold captures
-  if (s[i + 1] !== '?') return perlEmit(st, '(?:', 'none');
+  if (s[i + 1] !== '?') {
+    perlEmit(st, '(?:', 'none');
+    return;
+  }
   const rest = s.slice(i + 2, i + 5).join('');
   refuseUnsupportedGroup(rest);
   const open = (text: string, next: number, last: PerlLast = 'none') => {
@@ -819,7 +832,11 @@ function perlGroup(st: PerlState): void {
     st.i = next;
     st.last = last;
   };
-  if (rest.startsWith('<=') || rest.startsWith('<!')) return open(`(?${rest.slice(0, 2)}`, i + 4); // re2js matches captureless lookbehinds in linear time
+  if (rest.startsWith('<=') || rest.startsWith('<!')) {
+    // re2js matches captureless lookbehinds in linear time
+    open(`(?${rest.slice(0, 2)}`, i + 4);
+    return;
+  }
   if (rest.startsWith('#')) {
     const e = s.indexOf(')', i);
     if (e < 0) throw new GrepPatternError('missing ) after (?# comment');
@@ -831,17 +848,21 @@ function perlGroup(st: PerlState): void {
     const close = rest.startsWith("'") ? "'" : '>';
     const e = s.indexOf(close, i + 3);
     if (e < 0) throw new GrepPatternError(`missing ${close} after the group name`);
-    return open('(?:', e + 1);
+    open('(?:', e + 1);
+    return;
   }
-  if (rest.startsWith(':')) return open('(?:', i + 3);
+  if (rest.startsWith(':')) {
+    open('(?:', i + 3);
+    return;
+  }
   // inline flags: (?i) (?-i) (?i:...) and so on
   let e = i + 2;
   while (e < s.length && /[a-zA-Z^-]/.test(s[e])) e++;
   const flags = s.slice(i + 2, e).join('');
   const bad = flags.replace(/[imsU-]/g, '');
   if (bad) refusePerl(`the inline flag (?${bad})`);
-  if (s[e] === ')') return open(`(?${flags})`, e + 1, 'option');
-  open('(?', i + 2);
+  if (s[e] === ')') open(`(?${flags})`, e + 1, 'option');
+  else open('(?', i + 2);
 }
 
 /** The `(?` constructs with no linear-time match (`rest`: the three characters after `(?`). */

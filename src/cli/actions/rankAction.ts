@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { readTextFile } from '../../tools/fileTools.js';
-import { action, cliIO, cliLog, intAtLeast, numberOption, prunerFor, scorerOptions, writeOut } from '../io.js';
+import { action, cliLog, intAtLeast, numberOption, prunerFor, scorerOptions, writeOut } from '../io.js';
 
 interface RankFlags {
   query: string;

@@ -262,14 +262,19 @@ function settle(call: DaemonCall, ok: boolean): void {
     // the output is out: the call cannot be made again here
     process.stderr.write('skim: the daemon stopped after the output was printed, before it finished\n');
     process.exitCode = EXIT_INTERNAL;
-    return call.resolve(true);
+    call.resolve(true);
+    return;
   }
-  if (!ok) return call.resolve(false);
+  if (!ok) {
+    call.resolve(false);
+    return;
+  }
   if (call.printFailure) {
     // as in process: quiet when the reader went away, else said
     if (call.printFailure.code !== 'EPIPE') process.stderr.write(`skim: cannot write output: ${call.printFailure.message}\n`);
     process.exitCode = call.printFailure.code === 'EPIPE' ? 0 : EXIT_OUTPUT;
-    return call.resolve(true);
+    call.resolve(true);
+    return;
   }
   guardStdout();
   void writeAll(call.output).then(() => call.resolve(true));
@@ -323,16 +328,22 @@ function onDaemonFrame(call: DaemonCall, frame: Frame): void {
       return;
     case FRAME.done: {
       const { exitCode } = jsonOf<{ exitCode?: unknown }>(frame);
-      if (!Number.isInteger(exitCode)) return settle(call, false);
+      if (!Number.isInteger(exitCode)) {
+        settle(call, false);
+        return;
+      }
       process.exitCode = exitCode as number;
-      return settle(call, true);
+      settle(call, true);
+      return;
     }
     case FRAME.refused:
       // a daemon of another build has exited: start one of ours for the next call
       if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemonAtExit(call.place);
-      return settle(call, false);
+      settle(call, false);
+      return;
     default:
-      return settle(call, false);
+      settle(call, false);
+      return;
   }
 }
 
