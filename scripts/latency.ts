@@ -11,6 +11,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createPruner } from '../src/core/prune.js';
 import { buildSyntaxIndex, detectLanguage, ensureGrammar } from '../src/core/syntax/index.js';
+import { configureCoreFromEnv } from '../src/env.js';
+
+configureCoreFromEnv(process.env); // SKIM_ANALYSIS_CACHE=0: every text as new; SKIM_NO_WASM: the JavaScript hidden layer
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

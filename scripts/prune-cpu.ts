@@ -14,6 +14,7 @@
  * file (what a file calls in tree-sitter's wasm or a library counts for that file).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,10 +33,18 @@ interface Sample {
   cpu: number;
 }
 
+/** The analysis cache off in the checkout at `root` (an older checkout reads SKIM_ANALYSIS_CACHE when its cache module loads). */
+async function analysisCacheOff(root: string, load: (p: string) => Promise<Record<string, unknown>>): Promise<void> {
+  if (existsSync(path.join(root, 'src/core/settings.ts'))) {
+    const { configureCore } = (await load('src/core/settings.ts')) as typeof import('../src/core/settings.js');
+    configureCore({ analysisCache: false });
+  } else process.env.SKIM_ANALYSIS_CACHE = '0';
+}
+
 /** One round in this process: every file pruned once (after a warm-up on other files), its CPU per call. */
 async function measure(root: string, profile: boolean): Promise<{ samples: Sample[]; profile?: Record<string, number> }> {
-  process.env.SKIM_ANALYSIS_CACHE = '0';
   const load = (p: string) => import(pathToFileURL(path.join(root, p)).href);
+  await analysisCacheOff(root, load);
   const { createPruner } = await load('src/core/prune.ts');
   const { distinctInputs } = await load('src/server/loadTest.ts');
   const { detectLanguage } = await load('src/core/syntax/index.ts');

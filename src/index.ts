@@ -16,6 +16,7 @@ export { createPruner, type Pruner, type PrunerOptions, prune, pruneWith } from 
 export { pruneRequestSchema, type WireRequest, wireRequestSchema } from './core/request.js';
 export { createHeuristicScorer } from './core/score/heuristic.js';
 export { type SessionLimits, SessionMemory, type SessionSnapshot } from './core/session/memory.js';
+export { type CoreSettings, configureCore, coreSettings } from './core/settings.js';
 export { countTokens } from './core/tokens/count.js';
 export type * from './core/types.js';
 export { VERSION } from './version.js';

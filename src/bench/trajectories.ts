@@ -221,233 +221,280 @@ class CountingSession extends SessionMemory {
   }
 }
 
+/** One run's replay under one method: its sessions, what its context holds, and its bill so far. */
+interface Replay {
+  run: TrajectoryRun;
+  method: TrajectoryMethod;
+  prune: PruneFn;
+  /** The reads' session (file memory), as the method asks. */
+  session: SessionMemory | undefined;
+  /** Outputs share the run's session (its file memory for reads among them, its output memory). */
+  outputSession: SessionMemory | undefined;
+  /** What the replayed context has shown: path -> file line -> text (for the lost-line exemption). */
+  shown: SessionMemory;
+  /** Every line of text the replayed context holds (an output line shown before is not lost). */
+  shownText: Set<string>;
+  out: RunResult;
+  /** Assistant turns after each message: how long a message's characters are carried. */
+  turnsAfter: number[];
+  /** Characters in the context. */
+  ctx: number;
+  /** Context already sent at the previous assistant turn (cached). */
+  sent: number;
+}
+
+function newReplay(run: TrajectoryRun, method: TrajectoryMethod, prune: PruneFn): Replay {
+  const session = method.session === 'memory' ? new SessionMemory() : method.session === 'counts' ? new CountingSession() : undefined;
+  const turnsAfter: number[] = new Array(run.messages.length).fill(0);
+  for (let i = run.messages.length - 2; i >= 0; i--) turnsAfter[i] = turnsAfter[i + 1] + (run.messages[i + 1].role === 'assistant' ? 1 : 0);
+  return {
+    run,
+    method,
+    prune,
+    session,
+    outputSession: method.outputs ? (method.session === 'memory' ? session : new SessionMemory()) : undefined,
+    shown: new SessionMemory(),
+    shownText: new Set<string>(),
+    out: {
+      run: run.instance_id,
+      repo: run.repo,
+      validation: isValidationRun(run.instance_id),
+      method: method.name,
+      cost: 0,
+      readCharsIn: 0,
+      readCharsOut: 0,
+      reads: 0,
+      goldReads: 0,
+      lostReads: 0,
+      rereadChars: 0,
+      cachedCost: 0,
+      costSaved: {},
+      outputs: {
+        all: emptyTally(),
+        test: emptyTally(),
+        listing: emptyTally(),
+        script: emptyTally(),
+        diff: emptyTally(),
+        search: emptyTally(),
+        other: emptyTally(),
+      },
+    },
+    turnsAfter,
+    ctx: 0,
+    sent: 0,
+  };
+}
+
 /** Replay one run with one method. */
 export async function replayRun(run: TrajectoryRun, method: TrajectoryMethod, prune: PruneFn, onRead?: (r: ReadRecord) => void): Promise<RunResult> {
   const stepByMessage = new Map<number, TrajectoryStep>();
   for (const s of run.steps) stepByMessage.set(s.message, s);
-  const session = method.session === 'memory' ? new SessionMemory() : method.session === 'counts' ? new CountingSession() : undefined;
-  // Outputs share the run's session (its file memory for reads among them, its output memory).
-  const outputSession = method.outputs ? (method.session === 'memory' ? session : new SessionMemory()) : undefined;
-  // What the replayed context has shown: path -> file line -> text (for the lost-line exemption).
-  const shown = new SessionMemory();
-  // Every line of text the replayed context holds (an output line shown before is not lost).
-  const shownText = new Set<string>();
-  const out: RunResult = {
-    run: run.instance_id,
-    repo: run.repo,
-    validation: isValidationRun(run.instance_id),
-    method: method.name,
-    cost: 0,
-    readCharsIn: 0,
-    readCharsOut: 0,
-    reads: 0,
-    goldReads: 0,
-    lostReads: 0,
-    rereadChars: 0,
-    cachedCost: 0,
-    costSaved: {},
-    outputs: {
-      all: emptyTally(),
-      test: emptyTally(),
-      listing: emptyTally(),
-      script: emptyTally(),
-      diff: emptyTally(),
-      search: emptyTally(),
-      other: emptyTally(),
-    },
-  };
-  // Assistant turns after each message: how long a message's characters are carried.
-  const turnsAfter: number[] = new Array(run.messages.length).fill(0);
-  for (let i = run.messages.length - 2; i >= 0; i--) turnsAfter[i] = turnsAfter[i + 1] + (run.messages[i + 1].role === 'assistant' ? 1 : 0);
-  const credit = (kind: string, i: number, charsIn: number, charsOut: number, lostCost: number) => {
-    out.costSaved[kind] = (out.costSaved[kind] ?? 0) + (charsIn - charsOut) * turnsAfter[i] - lostCost;
-  };
-  let ctx = 0;
-  let sent = 0; // context already sent at the previous assistant turn (cached)
-  const assistantTurn = (words: number) => {
-    out.cost += ctx;
-    out.cachedCost += 0.1 * sent + (ctx - sent) + 5 * words;
-    sent = ctx + words;
-  };
-  const addToContext = (text: string) => {
-    ctx += text.length;
-    for (const l of text.split('\n')) shownText.add(l);
-  };
+  const r = newReplay(run, method, prune);
   for (let i = 0; i < run.messages.length; i++) {
     const m = run.messages[i];
     if (m.role === 'assistant') {
-      assistantTurn(m.content.length);
-      addToContext(m.content);
+      assistantTurn(r, m.content.length);
+      addToContext(r, m.content);
       continue;
     }
     const step = stepByMessage.get(i);
     if (step && !step.read && step.truncated && method.cutOutputs && m.role === 'user') {
-      replayCutOutput(step, m.content, i);
+      replayCutOutput(r, step, m.content, i);
       continue;
     }
     const obs = step && m.role === 'user' ? splitObservation(m.content) : null;
     if (!step || !obs) {
-      addToContext(m.content);
+      addToContext(r, m.content);
       continue;
     }
     if (!step.read) {
-      if (!method.outputs || step.truncated) addToContext(m.content);
-      else await replayOutput(step, obs, i);
+      if (!method.outputs || step.truncated) addToContext(r, m.content);
+      else await replayOutput(r, step, obs, i);
       continue;
     }
-    const read = step.read;
-    const firstLine = read.kind === 'file-range' && typeof read.file_lines[0] === 'number' ? read.file_lines[0] : undefined;
-    const doc = observedLines(obs.body, read, firstLine);
-    const req = method.request({ body: obs.body, thought: step.thought, task: run.task, kind: read.kind, path: read.path, firstLine });
-    let text = obs.body;
-    let keep: Uint8Array | null = null;
-    let result: PruneResult | null = null;
-    if (req) {
-      try {
-        result = await prune({ ...req, code: obs.body, session });
-        text = result.text;
-        keep = result.keepMask;
-      } catch {
-        // a failed prune is the read whole (fail open), as an agent would get it
-      }
-    }
-    const gold = read.gold_obs_lines.filter((k) => k >= 1 && k <= doc.lines.length);
-    // A gold line left out is not lost when the context already shows it: at its number, or (moved
-    // by an edit since) at the number the session's line mapping gives it.
-    const inContext = keep && read.path ? shown.seenMask(doc, new Int32Array(doc.lines.length)) : null;
-    const lost = keep
-      ? gold.filter((k) => {
-          if (keep![k - 1] || inContext?.[k - 1]) return false;
-          const l = doc.lines[k - 1];
-          return !(read.path && l.lineNo !== null && shown.hasSeen(read.path, l.lineNo, l.text));
-        }).length
-      : 0;
-    addToContext(obs.head + text + obs.tail);
-    out.reads++;
-    out.readCharsIn += obs.body.length;
-    out.readCharsOut += text.length;
-    if (gold.length > 0) out.goldReads++;
-    // (lines folded as moved are in the context at their new numbers now: the marker said where)
-    shown.recordShown(doc, keep ? keep.map((v, i) => (v || inContext?.[i] ? 1 : 0)) : new Uint8Array(doc.lines.length).fill(1));
-    credit('read', i, obs.body.length, text.length, lost > 0 ? rereadCost(i) : 0);
-    if (lost > 0) {
-      out.lostReads++;
-      reread(i);
-      shown.recordShown(doc, new Uint8Array(doc.lines.length).fill(1));
-      session?.recordShown(doc, new Uint8Array(doc.lines.length).fill(1));
-    }
-    onRead?.({
-      run: run.instance_id,
-      repo: run.repo,
-      step: i,
-      method: method.name,
-      kind: read.kind,
-      readKind: readKindOf(doc),
-      lines: doc.lines.length,
-      charsIn: obs.body.length,
-      charsOut: text.length,
-      gold: gold.length,
-      lost,
-      docScore: result?.score ?? 0,
-      ...(result?.policy ? { policy: result.policy } : {}),
-      ...(result?.seenLines ? { seenLines: result.seenLines } : {}),
-    });
+    const record = await replayRead(r, step, step.read, obs, i);
+    onRead?.(record);
   }
-  return out;
+  return r.out;
+}
 
-  /** What the re-read of message i costs: a turn over the context, then the command and the output carried to the end. */
-  function rereadCost(i: number): number {
-    return ctx + ((run.messages[i - 1]?.content.length ?? 0) + run.messages[i].content.length) * turnsAfter[i];
-  }
+/** The cost a kind of output saved at message i: characters it no longer holds times the turns that carry them, less what a loss cost. */
+function credit(r: Replay, kind: string, i: number, charsIn: number, charsOut: number, lostCost: number): void {
+  r.out.costSaved[kind] = (r.out.costSaved[kind] ?? 0) + (charsIn - charsOut) * r.turnsAfter[i] - lostCost;
+}
 
-  /** The re-read a lost line costs: one more assistant turn (the same command again), then the whole observation. */
-  function reread(i: number) {
-    const command = run.messages[i - 1]?.content ?? '';
-    assistantTurn(command.length);
-    addToContext(command);
-    addToContext(run.messages[i].content);
-    out.rereadChars += run.messages[i].content.length;
-  }
+function assistantTurn(r: Replay, words: number): void {
+  r.out.cost += r.ctx;
+  r.out.cachedCost += 0.1 * r.sent + (r.ctx - r.sent) + 5 * words;
+  r.sent = r.ctx + words;
+}
 
-  /** A cut output: its head and its tail pruned as two outputs of its command, lost as any output. */
-  function replayCutOutput(step: TrajectoryStep, content: string, i: number) {
-    const parts = /^([\s\S]*?<output_head>\n)([\s\S]*?)(<\/output_head>[\s\S]*?<output_tail>\n)([\s\S]*?)(<\/output_tail>[\s\S]*)$/.exec(content);
-    if (!parts) {
-      addToContext(content);
-      return;
-    }
-    const [, before, head, between, tail, after] = parts;
-    const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
-    const shownLines = `${head}\n${tail}`.split('\n');
-    const used = usedLines(shownLines.join('\n'), next, step.command);
-    const headLines = head.split('\n').length;
-    const pruneText = (text: string) => {
-      try {
-        return pruneOutput({ text, command: step.command ?? undefined, query: step.thought, task: run.task, memory: outputSession?.outputs });
-      } catch {
-        return null;
-      }
-    };
-    const h = pruneText(head);
-    const t = pruneText(tail);
-    const kept = (k: number) => (k <= headLines ? (h ? h.keepMask[k - 1] : 1) : t ? t.keepMask[k - headLines - 1] : 1);
-    const keptMask = shownLines.map((_, i) => kept(i + 1));
-    const lost = used.some((k) => !kept(k) && !inContext(shownLines[k - 1], shownLines, keptMask));
-    const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
-    addToContext(text);
-    countOutput(step, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
-    credit(outputKindOf(step.command), i, content.length, text.length, lost ? rereadCost(i) : 0);
-    if (lost) reread(i);
-  }
+function addToContext(r: Replay, text: string): void {
+  r.ctx += text.length;
+  for (const l of text.split('\n')) r.shownText.add(l);
+}
 
-  /**
-   * A line is in the context when the run was shown it before or the same pruned output keeps an
-   * identical line (a repeat folded as "repeating lines above").
-   */
-  function inContext(line: string, lines: readonly string[], keep: ArrayLike<number>): boolean {
-    if (shownText.has(line)) return true;
-    for (let k = 0; k < lines.length; k++) if (keep[k] && lines[k] === line) return true;
-    return false;
-  }
+/** What the re-read of message i costs: a turn over the context, then the command and the output carried to the end. */
+function rereadCost(r: Replay, i: number): number {
+  return r.ctx + ((r.run.messages[i - 1]?.content.length ?? 0) + r.run.messages[i].content.length) * r.turnsAfter[i];
+}
 
-  /** Tally an output (all and its kind): its characters before and after, whether it had a used line and lost one. */
-  function countOutput(step: TrajectoryStep, chars: { charsIn: number; charsOut: number }, hadUsed: boolean, lost: boolean) {
-    for (const kind of ['all', outputKindOf(step.command)] as const) {
-      const t = out.outputs[kind];
-      t.outputs++;
-      t.charsIn += chars.charsIn;
-      t.charsOut += chars.charsOut;
-      if (hadUsed) t.usedOutputs++;
-      if (lost) t.lostOutputs++;
-    }
-  }
+/** The re-read a lost line costs: one more assistant turn (the same command again), then the whole observation. */
+function reread(r: Replay, i: number): void {
+  const command = r.run.messages[i - 1]?.content ?? '';
+  assistantTurn(r, command.length);
+  addToContext(r, command);
+  addToContext(r, r.run.messages[i].content);
+  r.out.rereadChars += r.run.messages[i].content.length;
+}
 
-  /** An output other than a read: pruned with its command; lost when a line the agent used next is gone. */
-  async function replayOutput(step: TrajectoryStep, obs: { head: string; body: string; tail: string }, i: number) {
-    const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
-    const used = usedLines(obs.body, next, step.command);
-    let text = obs.body;
-    let keep: Uint8Array | null = null;
+/** A file read at message i: pruned as the method asks; lost when a gold line is gone and not in the context. */
+async function replayRead(
+  r: Replay,
+  step: TrajectoryStep,
+  read: NonNullable<TrajectoryStep['read']>,
+  obs: { head: string; body: string; tail: string },
+  i: number,
+): Promise<ReadRecord> {
+  const { run, method, out, shown, session } = r;
+  const firstLine = read.kind === 'file-range' && typeof read.file_lines[0] === 'number' ? read.file_lines[0] : undefined;
+  const doc = observedLines(obs.body, read, firstLine);
+  const req = method.request({ body: obs.body, thought: step.thought, task: run.task, kind: read.kind, path: read.path, firstLine });
+  let text = obs.body;
+  let keep: Uint8Array | null = null;
+  let result: PruneResult | null = null;
+  if (req) {
     try {
-      const routed = await pruneToolOutput(
-        { text: obs.body, command: step.command ?? undefined, query: step.thought, task: run.task, session: outputSession },
-        prune,
-      );
-      text = routed.result.text;
-      keep = routed.result.keepMask;
-      if (routed.via === 'read') {
-        // a read among the outputs: what it shows counts for the reads' lost-line exemption too
-        const { path, firstLine } = routed.read;
-        shown.recordShown(observedLines(obs.body, { kind: 'file', path, file_lines: [], gold_obs_lines: [] }, firstLine), keep);
-      }
+      result = await r.prune({ ...req, code: obs.body, session });
+      text = result.text;
+      keep = result.keepMask;
     } catch {
-      // fail open: the output whole
+      // a failed prune is the read whole (fail open), as an agent would get it
     }
-    const bodyLines = obs.body.split('\n');
-    const lost = keep ? used.some((k) => !keep![k - 1] && !inContext(bodyLines[k - 1], bodyLines, keep!)) : false;
-    addToContext(obs.head + text + obs.tail);
-    countOutput(step, { charsIn: obs.body.length, charsOut: text.length }, used.length > 0, lost);
-    credit(outputKindOf(step.command), i, obs.body.length, text.length, lost ? rereadCost(i) : 0);
-    if (lost) reread(i);
   }
+  const gold = read.gold_obs_lines.filter((k) => k >= 1 && k <= doc.lines.length);
+  // A gold line left out is not lost when the context already shows it: at its number, or (moved
+  // by an edit since) at the number the session's line mapping gives it.
+  const inContext = keep && read.path ? shown.seenMask(doc, new Int32Array(doc.lines.length)) : null;
+  const lost = keep
+    ? gold.filter((k) => {
+        if (keep![k - 1] || inContext?.[k - 1]) return false;
+        const l = doc.lines[k - 1];
+        return !(read.path && l.lineNo !== null && shown.hasSeen(read.path, l.lineNo, l.text));
+      }).length
+    : 0;
+  addToContext(r, obs.head + text + obs.tail);
+  out.reads++;
+  out.readCharsIn += obs.body.length;
+  out.readCharsOut += text.length;
+  if (gold.length > 0) out.goldReads++;
+  // (lines folded as moved are in the context at their new numbers now: the marker said where)
+  shown.recordShown(doc, keep ? keep.map((v, i) => (v || inContext?.[i] ? 1 : 0)) : new Uint8Array(doc.lines.length).fill(1));
+  credit(r, 'read', i, obs.body.length, text.length, lost > 0 ? rereadCost(r, i) : 0);
+  if (lost > 0) {
+    out.lostReads++;
+    reread(r, i);
+    shown.recordShown(doc, new Uint8Array(doc.lines.length).fill(1));
+    session?.recordShown(doc, new Uint8Array(doc.lines.length).fill(1));
+  }
+  return {
+    run: run.instance_id,
+    repo: run.repo,
+    step: i,
+    method: method.name,
+    kind: read.kind,
+    readKind: readKindOf(doc),
+    lines: doc.lines.length,
+    charsIn: obs.body.length,
+    charsOut: text.length,
+    gold: gold.length,
+    lost,
+    docScore: result?.score ?? 0,
+    ...(result?.policy ? { policy: result.policy } : {}),
+    ...(result?.seenLines ? { seenLines: result.seenLines } : {}),
+  };
+}
+
+/** A cut output: its head and its tail pruned as two outputs of its command, lost as any output. */
+function replayCutOutput(r: Replay, step: TrajectoryStep, content: string, i: number): void {
+  const { run } = r;
+  const parts = /^([\s\S]*?<output_head>\n)([\s\S]*?)(<\/output_head>[\s\S]*?<output_tail>\n)([\s\S]*?)(<\/output_tail>[\s\S]*)$/.exec(content);
+  if (!parts) {
+    addToContext(r, content);
+    return;
+  }
+  const [, before, head, between, tail, after] = parts;
+  const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
+  const shownLines = `${head}\n${tail}`.split('\n');
+  const used = usedLines(shownLines.join('\n'), next, step.command);
+  const headLines = head.split('\n').length;
+  const pruneText = (text: string) => {
+    try {
+      return pruneOutput({ text, command: step.command ?? undefined, query: step.thought, task: run.task, memory: r.outputSession?.outputs });
+    } catch {
+      return null;
+    }
+  };
+  const h = pruneText(head);
+  const t = pruneText(tail);
+  const kept = (k: number) => (k <= headLines ? (h ? h.keepMask[k - 1] : 1) : t ? t.keepMask[k - headLines - 1] : 1);
+  const keptMask = shownLines.map((_, i) => kept(i + 1));
+  const lost = used.some((k) => !kept(k) && !inContext(r, shownLines[k - 1], shownLines, keptMask));
+  const text = before + (h?.text ?? head) + between + (t?.text ?? tail) + after;
+  addToContext(r, text);
+  countOutput(r, step, { charsIn: head.length + tail.length, charsOut: (h?.text ?? head).length + (t?.text ?? tail).length }, used.length > 0, lost);
+  credit(r, outputKindOf(step.command), i, content.length, text.length, lost ? rereadCost(r, i) : 0);
+  if (lost) reread(r, i);
+}
+
+/**
+ * A line is in the context when the run was shown it before or the same pruned output keeps an
+ * identical line (a repeat folded as "repeating lines above").
+ */
+function inContext(r: Replay, line: string, lines: readonly string[], keep: ArrayLike<number>): boolean {
+  if (r.shownText.has(line)) return true;
+  for (let k = 0; k < lines.length; k++) if (keep[k] && lines[k] === line) return true;
+  return false;
+}
+
+/** Tally an output (all and its kind): its characters before and after, whether it had a used line and lost one. */
+function countOutput(r: Replay, step: TrajectoryStep, chars: { charsIn: number; charsOut: number }, hadUsed: boolean, lost: boolean): void {
+  for (const kind of ['all', outputKindOf(step.command)] as const) {
+    const t = r.out.outputs[kind];
+    t.outputs++;
+    t.charsIn += chars.charsIn;
+    t.charsOut += chars.charsOut;
+    if (hadUsed) t.usedOutputs++;
+    if (lost) t.lostOutputs++;
+  }
+}
+
+/** An output other than a read: pruned with its command; lost when a line the agent used next is gone. */
+async function replayOutput(r: Replay, step: TrajectoryStep, obs: { head: string; body: string; tail: string }, i: number): Promise<void> {
+  const { run } = r;
+  const next = run.messages[i + 1]?.role === 'assistant' ? run.messages[i + 1].content : '';
+  const used = usedLines(obs.body, next, step.command);
+  let text = obs.body;
+  let keep: Uint8Array | null = null;
+  try {
+    const routed = await pruneToolOutput(
+      { text: obs.body, command: step.command ?? undefined, query: step.thought, task: run.task, session: r.outputSession },
+      r.prune,
+    );
+    text = routed.result.text;
+    keep = routed.result.keepMask;
+    if (routed.via === 'read') {
+      // a read among the outputs: what it shows counts for the reads' lost-line exemption too
+      const { path, firstLine } = routed.read;
+      r.shown.recordShown(observedLines(obs.body, { kind: 'file', path, file_lines: [], gold_obs_lines: [] }, firstLine), keep);
+    }
+  } catch {
+    // fail open: the output whole
+  }
+  const bodyLines = obs.body.split('\n');
+  const lost = keep ? used.some((k) => !keep![k - 1] && !inContext(r, bodyLines[k - 1], bodyLines, keep!)) : false;
+  addToContext(r, obs.head + text + obs.tail);
+  countOutput(r, step, { charsIn: obs.body.length, charsOut: text.length }, used.length > 0, lost);
+  credit(r, outputKindOf(step.command), i, obs.body.length, text.length, lost ? rereadCost(r, i) : 0);
+  if (lost) reread(r, i);
 }

@@ -274,242 +274,331 @@ function splitLines(buf: Buffer, nulIsEol: boolean, wantOffsets: boolean): Lines
   return { lines, matchLines, bad: badMask, offsets: wantOffsets ? offsets : null, byteAt };
 }
 
+/** One search's settings (resolved from its options once) and the state its files share. */
+interface Search {
+  opts: GrepSearchOptions;
+  io: GrepIO;
+  mode: GrepOutputMode;
+  invert: boolean;
+  showNames: boolean;
+  contextGiven: boolean;
+  before: number;
+  after: number;
+  separator: string | null;
+  maxCount: number;
+  maxTotal: number;
+  binaryMode: 'binary' | 'text' | 'without-match';
+  filters: Array<{ include: boolean; match: (name: string) => boolean }>;
+  excludeDirs: Array<(name: string) => boolean>;
+  globMatch: ((rel: string) => boolean) | null;
+  outcome: GrepOutcome;
+  /** Something was printed: a later group gets a separator (grep's static `used`). */
+  used: boolean;
+  /** -q after a match, or the maxTotal cap. */
+  stop: boolean;
+}
+
+function newSearch(operands: string[], opts: GrepSearchOptions, io: GrepIO): Search {
+  const nameMode = opts.filenames ?? 'auto';
+  return {
+    opts,
+    io,
+    mode: opts.mode ?? 'lines',
+    invert: Boolean(opts.invert),
+    showNames: nameMode === 'always' || (nameMode === 'auto' && operands.length > 1),
+    contextGiven: opts.before !== undefined || opts.after !== undefined,
+    before: Math.max(0, opts.before ?? 0),
+    after: Math.max(0, opts.after ?? 0),
+    separator: opts.groupSeparator === undefined ? '--' : opts.groupSeparator,
+    maxCount: opts.maxCount ?? Infinity,
+    maxTotal: opts.maxTotal ?? Infinity,
+    binaryMode: opts.binaryFiles ?? 'binary',
+    filters: (opts.fileFilters ?? []).map((f) => ({ include: f.include, match: fnmatcher(f.glob) })),
+    excludeDirs: (opts.excludeDirs ?? []).map(fnmatcher),
+    globMatch: opts.glob ? picomatch(opts.glob, { dot: true, basename: !opts.glob.includes('/') }) : null,
+    outcome: { selected: false, errors: false, selectedLines: 0, truncated: false },
+    used: false,
+    stop: false,
+  };
+}
+
 /** Search the operands (files, directories, "-") and print what grep would print. */
 export async function runGrepSearch(operands: string[], opts: GrepSearchOptions, io: GrepIO): Promise<GrepOutcome> {
-  const mode = opts.mode ?? 'lines';
-  const invert = Boolean(opts.invert);
-  const cwd = opts.cwd ?? process.cwd();
-  const nameMode = opts.filenames ?? 'auto';
-  let showNames = nameMode === 'always' || (nameMode === 'auto' && operands.length > 1);
-  const contextGiven = opts.before !== undefined || opts.after !== undefined;
-  const before = Math.max(0, opts.before ?? 0);
-  const after = Math.max(0, opts.after ?? 0);
-  const separator = opts.groupSeparator === undefined ? '--' : opts.groupSeparator;
-  const maxCount = opts.maxCount ?? Infinity;
-  const maxTotal = opts.maxTotal ?? Infinity;
-  const binaryMode = opts.binaryFiles ?? 'binary';
-  const filters = (opts.fileFilters ?? []).map((f) => ({ include: f.include, match: fnmatcher(f.glob) }));
-  const excludeDirs = (opts.excludeDirs ?? []).map(fnmatcher);
-  const globMatch = opts.glob ? picomatch(opts.glob, { dot: true, basename: !opts.glob.includes('/') }) : null;
-  const outcome: GrepOutcome = { selected: false, errors: false, selectedLines: 0, truncated: false };
-  let used = false; // something was printed: a later group gets a separator (grep's static `used`)
-  let stop = false; // -q after a match, or the maxTotal cap
+  const search = newSearch(operands, opts, io);
+  for (const op of operands) {
+    if (search.stop) break;
+    await searchOperand(search, op);
+  }
+  return search.outcome;
+}
 
-  const report = (text: string, missing = true) => {
-    outcome.errors = true;
-    if (!(missing && opts.noMessages)) io.message(text);
-  };
+/** A file could not be searched (a missing one's message is left out under -s). */
+function report(search: Search, text: string, missing = true): void {
+  search.outcome.errors = true;
+  if (!(missing && search.opts.noMessages)) search.io.message(text);
+}
 
-  /** --include/--exclude: the last one that matches wins; none matching: excluded only if the first is --include. */
-  const fileAllowed = (name: string, commandLine: boolean): boolean => {
-    if (filters.length === 0) return true;
-    for (let k = filters.length - 1; k >= 0; k--) {
-      const f = filters[k];
-      if (commandLine ? suffixMatch(f.match, name) : f.match(name)) return f.include;
-    }
-    return !filters[0].include;
-  };
-  const dirExcluded = (name: string, commandLine: boolean) => excludeDirs.some((m) => (commandLine ? suffixMatch(m, name) : m(name)));
+/** --include/--exclude: the last one that matches wins; none matching: excluded only if the first is --include. */
+function fileAllowed(search: Search, name: string, commandLine: boolean): boolean {
+  const { filters } = search;
+  if (filters.length === 0) return true;
+  for (let k = filters.length - 1; k >= 0; k--) {
+    const f = filters[k];
+    if (commandLine ? suffixMatch(f.match, name) : f.match(name)) return f.include;
+  }
+  return !filters[0].include;
+}
 
-  const nameSep = (sep: string) => (opts.nullAfterName ? '\0' : sep);
+function dirExcluded(search: Search, name: string, commandLine: boolean): boolean {
+  return search.excludeDirs.some((m) => (commandLine ? suffixMatch(m, name) : m(name)));
+}
 
-  /** Search one file's bytes; `name` is how it is printed. */
-  const searchBuffer = async (buf: Buffer, name: string, recordable: boolean): Promise<void> => {
-    const hasNul = binaryMode !== 'text' && isBinary(buf);
-    if (hasNul && binaryMode === 'without-match') {
-      if (mode === 'count') await io.write(showNames ? `${name}${nameSep(':')}0\n` : '0\n');
-      else if (mode === 'files-without-match') await io.write(`${name}${opts.nullAfterName ? '\0' : '\n'}`);
-      return;
-    }
-    const quietBinary = hasNul && mode === 'lines';
-    const { lines, matchLines, bad, offsets, byteAt } = splitLines(buf, hasNul, Boolean(opts.byteOffset) && mode === 'lines');
-    const n = lines.length;
-    const m = opts.matcher;
-    // Per line: 0 not tested yet, 1 selected, 2 not selected.
-    const selection = new Uint8Array(n);
-    const selected = (i: number) => {
-      if (selection[i] === 0) selection[i] = m.test(matchLines[i]) !== invert ? 1 : 2;
-      return selection[i] === 1;
-    };
-    let count = 0;
-    let out = '';
-    // GNU grep's printing state, per file: `next` is the line after the last one printed (its
-    // `lastout`), `pending` the trailing context still owed, `outleft` what -m still allows.
-    let next = 0;
-    let printedAny = false;
-    let pending = 0;
-    let outleft = maxCount;
-    let runEnd = -1; // the line after the last selected line printed
-    let binaryMatch = false; // "binary file matches" to report
-    let fileStopped = false;
+const nameSep = (search: Search, sep: string) => (search.opts.nullAfterName ? '\0' : sep);
 
-    const head = (i: number, sep: string, byteOffset: number | null) =>
-      (showNames ? name + nameSep(sep) : '') + (opts.lineNumber ? `${i + 1}${sep}` : '') + (byteOffset !== null ? `${byteOffset}${sep}` : '');
-    /**
-     * Print line i with separator sep (':' selected, '-' context). A line that is not valid UTF-8
-     * is not printed (grep reports "binary file matches" at the end) and `next` stays where it is.
-     */
-    const printLine = (i: number, sep: ':' | '-'): void => {
-      const line = lines[i];
-      if (opts.onlyMatching) {
-        if ((sep === ':') !== invert) {
-          const msep = invert ? '-' : ':';
-          for (const [s, e] of m.matches(matchLines[i])) {
-            const text = line.slice(s, e);
-            if (bad?.[i] && binaryMode !== 'text' && text.includes('\uFFFD')) {
-              binaryMatch = true;
-              return;
-            }
-            const inLine = byteAt?.get(i)?.[s] ?? Buffer.byteLength(line.slice(0, s));
-            const off = offsets ? offsets[i] + inLine : null;
-            out += `${head(i, msep, off)}${text}\n`;
-          }
-        }
-      } else {
-        if (bad?.[i] && binaryMode !== 'text') {
-          binaryMatch = true;
-          return;
-        }
-        out += `${head(i, sep, offsets ? offsets[i] : null)}${line}\n`;
-        if (recordable && io.shown) io.shown(name, i + 1, line);
-      }
-      next = i + 1;
-      printedAny = true;
-    };
-    /** Trailing context up to line `limit`: after -m's last line, whatever those lines hold. */
-    const printPending = (limit: number) => {
-      for (; pending > 0 && next < limit; pending--) {
-        if (outleft > 0 && selected(next)) {
-          pending = 0;
-          break;
-        }
-        printLine(next, '-');
-      }
-    };
-
-    for (let i = 0; i < n && !fileStopped && outleft > 0; i++) {
-      if (!selected(i)) continue;
-      count++;
-      outcome.selected = true;
-      outcome.selectedLines++;
-      if (outcome.selectedLines >= maxTotal) {
-        outcome.truncated = true;
-        stop = true;
-        fileStopped = true;
-      }
-      if (mode === 'quiet') {
-        stop = true;
-        break;
-      }
-      if (mode === 'files-with-matches' || mode === 'files-without-match') break;
-      if (mode === 'count') {
-        outleft--;
-        continue;
-      }
-      if (quietBinary) {
-        binaryMatch = true;
-        used = true;
-        break;
-      }
-      // With -v, grep prints a run of selected lines as one group: no separator or leading context
-      // inside it, even where a line of it could not be printed.
-      const inRun = invert && runEnd === i;
-      if (!inRun) {
-        printPending(i);
-        const from = Math.max(next, i - before);
-        if (contextGiven && used && (!printedAny || from !== next) && separator !== null) out += `${separator}\n`;
-        for (let j = from; j < i; j++) printLine(j, '-');
-      }
-      printLine(i, ':');
-      runEnd = i + 1;
-      pending = after;
-      used = true;
-      outleft--;
-    }
-    if (mode === 'lines' && !quietBinary && !stop) printPending(n);
-
-    if (mode === 'count') out += showNames ? `${name}${nameSep(':')}${count}\n` : `${count}\n`;
-    else if (mode === 'files-with-matches' && count > 0) out += `${name}${opts.nullAfterName ? '\0' : '\n'}`;
-    else if (mode === 'files-without-match' && count === 0) out += `${name}${opts.nullAfterName ? '\0' : '\n'}`;
-    if (out) await io.write(out);
-    if (binaryMatch && mode === 'lines') io.message(`${name}: binary file matches`);
-  };
-
-  const searchFile = async (abs: string, name: string) => {
+/** One operand: standard input ("-"), a directory (walked) or a file. */
+async function searchOperand(search: Search, op: string): Promise<void> {
+  const { opts, io } = search;
+  if (op === '-') {
     let buf: Buffer;
     try {
-      buf = await readRegularFile(abs, MAX_INPUT_BYTES, name);
+      buf = await io.readStdin();
     } catch (err) {
       if (!(err instanceof SkimError)) throw err;
-      // A missing or unreadable file in grep's words; a FIFO, a device or a huge file in skim's.
-      const why =
-        err.code === 'ENOINPUT'
-          ? await fs.access(abs, fsConstants.R_OK).then(
-              () => null,
-              (e: unknown) => e,
-            )
-          : null;
-      report(why ? `${name}: ${describe(why)}` : err.message);
+      report(search, err.message, false);
       return;
     }
-    await searchBuffer(buf, name, true);
-  };
-
-  /** Walk a directory: `name` is how its path is printed ("" for the implicit "."). */
-  const walk = async (abs: string, name: string): Promise<void> => {
-    const shown = (rel: string) => (rel === '' ? name || '.' : name === '' ? rel : `${name.endsWith('/') ? name.slice(0, -1) : name}/${rel}`);
-    const files = walkFiles(abs, {
-      links: opts.dereference ? 'follow' : 'skip', // grep -r follows only the links named on the command line
-      skipDir: (dir) => dirExcluded(dir, false),
-      onError: (rel, err) => report(`${shown(rel)}: ${describe(err)}`),
-      onLoop: (rel) => {
-        if (!opts.noMessages) io.message(`warning: ${shown(rel)}: recursive directory loop`);
-      },
-    });
-    for await (const f of files) {
-      if (stop) return;
-      if (!fileAllowed(f.name, false)) continue;
-      if (globMatch && !globMatch(f.rel)) continue;
-      await searchFile(f.abs, shown(f.rel));
-    }
-  };
-
-  for (const op of operands) {
-    if (stop) break;
-    if (op === '-') {
-      let buf: Buffer;
-      try {
-        buf = await io.readStdin();
-      } catch (err) {
-        if (!(err instanceof SkimError)) throw err;
-        report(err.message, false);
-        continue;
-      }
-      await searchBuffer(buf, opts.label ?? STDIN_NAME, false);
-      continue;
-    }
-    const abs = path.resolve(cwd, op);
-    let st;
-    try {
-      st = await fs.stat(abs);
-    } catch (err) {
-      report(`${op}: ${describe(err)}`);
-      continue;
-    }
-    if (st.isDirectory()) {
-      const dirs = opts.directories ?? 'recurse';
-      if (dirs === 'skip') continue;
-      if (dirs === 'read') {
-        report(`${op}: Is a directory`, false);
-        continue;
-      }
-      if (!(opts.implicitDot && op === '.') && dirExcluded(op, true)) continue; // (grep -r with no operand: "." is not named)
-      if (nameMode === 'auto') showNames = true;
-      await walk(abs, opts.implicitDot && op === '.' ? '' : op);
-    } else {
-      if (!fileAllowed(op, true)) continue;
-      await searchFile(abs, op);
-    }
+    await searchBuffer(search, buf, opts.label ?? STDIN_NAME, false);
+    return;
   }
-  return outcome;
+  const abs = path.resolve(opts.cwd ?? process.cwd(), op);
+  let st;
+  try {
+    st = await fs.stat(abs);
+  } catch (err) {
+    report(search, `${op}: ${describe(err)}`);
+    return;
+  }
+  if (st.isDirectory()) {
+    const dirs = opts.directories ?? 'recurse';
+    if (dirs === 'skip') return;
+    if (dirs === 'read') {
+      report(search, `${op}: Is a directory`, false);
+      return;
+    }
+    if (!(opts.implicitDot && op === '.') && dirExcluded(search, op, true)) return; // (grep -r with no operand: "." is not named)
+    if ((opts.filenames ?? 'auto') === 'auto') search.showNames = true;
+    await walk(search, abs, opts.implicitDot && op === '.' ? '' : op);
+  } else {
+    if (!fileAllowed(search, op, true)) return;
+    await searchFile(search, abs, op);
+  }
+}
+
+/** Walk a directory: `name` is how its path is printed ("" for the implicit "."). */
+async function walk(search: Search, abs: string, name: string): Promise<void> {
+  const { opts, io } = search;
+  const shown = (rel: string) => (rel === '' ? name || '.' : name === '' ? rel : `${name.endsWith('/') ? name.slice(0, -1) : name}/${rel}`);
+  const files = walkFiles(abs, {
+    links: opts.dereference ? 'follow' : 'skip', // grep -r follows only the links named on the command line
+    skipDir: (dir) => dirExcluded(search, dir, false),
+    onError: (rel, err) => report(search, `${shown(rel)}: ${describe(err)}`),
+    onLoop: (rel) => {
+      if (!opts.noMessages) io.message(`warning: ${shown(rel)}: recursive directory loop`);
+    },
+  });
+  for await (const f of files) {
+    if (search.stop) return;
+    if (!fileAllowed(search, f.name, false)) continue;
+    if (search.globMatch && !search.globMatch(f.rel)) continue;
+    await searchFile(search, f.abs, shown(f.rel));
+  }
+}
+
+async function searchFile(search: Search, abs: string, name: string): Promise<void> {
+  let buf: Buffer;
+  try {
+    buf = await readRegularFile(abs, MAX_INPUT_BYTES, name);
+  } catch (err) {
+    if (!(err instanceof SkimError)) throw err;
+    // A missing or unreadable file in grep's words; a FIFO, a device or a huge file in skim's.
+    const why =
+      err.code === 'ENOINPUT'
+        ? await fs.access(abs, fsConstants.R_OK).then(
+            () => null,
+            (e: unknown) => e,
+          )
+        : null;
+    report(search, why ? `${name}: ${describe(why)}` : err.message);
+    return;
+  }
+  await searchBuffer(search, buf, name, true);
+}
+
+/**
+ * One file's scan: its lines and GNU grep's printing state for it. `next` is the line after the
+ * last one printed (grep's `lastout`), `pending` the trailing context still owed, `outleft` what
+ * -m still allows.
+ */
+interface FileScan extends Lines {
+  search: Search;
+  /** How the file is printed. */
+  name: string;
+  /** Its printed lines go to io.shown (not standard input's). */
+  recordable: boolean;
+  /** Per line: 0 not tested yet, 1 selected, 2 not selected. */
+  selection: Uint8Array;
+  count: number;
+  out: string;
+  next: number;
+  printedAny: boolean;
+  pending: number;
+  outleft: number;
+  /** The line after the last selected line printed. */
+  runEnd: number;
+  /** "binary file matches" to report. */
+  binaryMatch: boolean;
+}
+
+/** Search one file's bytes; `name` is how it is printed. */
+async function searchBuffer(search: Search, buf: Buffer, name: string, recordable: boolean): Promise<void> {
+  const { opts, io, mode, binaryMode } = search;
+  const hasNul = binaryMode !== 'text' && isBinary(buf);
+  if (hasNul && binaryMode === 'without-match') {
+    if (mode === 'count') await io.write(search.showNames ? `${name}${nameSep(search, ':')}0\n` : '0\n');
+    else if (mode === 'files-without-match') await io.write(`${name}${opts.nullAfterName ? '\0' : '\n'}`);
+    return;
+  }
+  const quietBinary = hasNul && mode === 'lines';
+  const split = splitLines(buf, hasNul, Boolean(opts.byteOffset) && mode === 'lines');
+  const scan: FileScan = {
+    search,
+    name,
+    recordable,
+    ...split,
+    selection: new Uint8Array(split.lines.length),
+    count: 0,
+    out: '',
+    next: 0,
+    printedAny: false,
+    pending: 0,
+    outleft: search.maxCount,
+    runEnd: -1,
+    binaryMatch: false,
+  };
+  scanLines(scan, quietBinary);
+  if (mode === 'lines' && !quietBinary && !search.stop) printPending(scan, scan.lines.length);
+
+  let out = scan.out;
+  if (mode === 'count') out += search.showNames ? `${name}${nameSep(search, ':')}${scan.count}\n` : `${scan.count}\n`;
+  else if (mode === 'files-with-matches' && scan.count > 0) out += `${name}${opts.nullAfterName ? '\0' : '\n'}`;
+  else if (mode === 'files-without-match' && scan.count === 0) out += `${name}${opts.nullAfterName ? '\0' : '\n'}`;
+  if (out) await io.write(out);
+  if (scan.binaryMatch && mode === 'lines') io.message(`${name}: binary file matches`);
+}
+
+function selected(scan: FileScan, i: number): boolean {
+  const { selection } = scan;
+  if (selection[i] === 0) selection[i] = scan.search.opts.matcher.test(scan.matchLines[i]) !== scan.search.invert ? 1 : 2;
+  return selection[i] === 1;
+}
+
+/** The selected lines in order, each with its leading context, until -m, -q, -l/-L or the cap stops the file. */
+function scanLines(scan: FileScan, quietBinary: boolean): void {
+  const { search } = scan;
+  const { outcome, mode } = search;
+  let fileStopped = false;
+  for (let i = 0; i < scan.lines.length && !fileStopped && scan.outleft > 0; i++) {
+    if (!selected(scan, i)) continue;
+    scan.count++;
+    outcome.selected = true;
+    outcome.selectedLines++;
+    if (outcome.selectedLines >= search.maxTotal) {
+      outcome.truncated = true;
+      search.stop = true;
+      fileStopped = true;
+    }
+    if (mode === 'quiet') {
+      search.stop = true;
+      break;
+    }
+    if (mode === 'files-with-matches' || mode === 'files-without-match') break;
+    if (mode === 'count') {
+      scan.outleft--;
+      continue;
+    }
+    if (quietBinary) {
+      scan.binaryMatch = true;
+      search.used = true;
+      break;
+    }
+    // With -v, grep prints a run of selected lines as one group: no separator or leading context
+    // inside it, even where a line of it could not be printed.
+    const inRun = search.invert && scan.runEnd === i;
+    if (!inRun) {
+      printPending(scan, i);
+      const from = Math.max(scan.next, i - search.before);
+      if (search.contextGiven && search.used && (!scan.printedAny || from !== scan.next) && search.separator !== null) scan.out += `${search.separator}\n`;
+      for (let j = from; j < i; j++) printLine(scan, j, '-');
+    }
+    printLine(scan, i, ':');
+    scan.runEnd = i + 1;
+    scan.pending = search.after;
+    search.used = true;
+    scan.outleft--;
+  }
+}
+
+/** Trailing context up to line `limit`: after -m's last line, whatever those lines hold. */
+function printPending(scan: FileScan, limit: number): void {
+  for (; scan.pending > 0 && scan.next < limit; scan.pending--) {
+    if (scan.outleft > 0 && selected(scan, scan.next)) {
+      scan.pending = 0;
+      break;
+    }
+    printLine(scan, scan.next, '-');
+  }
+}
+
+/** A line's prefix: its file name, line number and byte offset, as asked for. */
+function lineHead(scan: FileScan, i: number, sep: string, byteOffset: number | null): string {
+  const { search } = scan;
+  return (
+    (search.showNames ? scan.name + nameSep(search, sep) : '') +
+    (search.opts.lineNumber ? `${i + 1}${sep}` : '') +
+    (byteOffset !== null ? `${byteOffset}${sep}` : '')
+  );
+}
+
+/**
+ * Print line i with separator sep (':' selected, '-' context). A line that is not valid UTF-8
+ * is not printed (grep reports "binary file matches" at the end) and `next` stays where it is.
+ */
+function printLine(scan: FileScan, i: number, sep: ':' | '-'): void {
+  const { search, lines, bad, offsets } = scan;
+  const line = lines[i];
+  const textOnly = search.binaryMode !== 'text';
+  if (search.opts.onlyMatching) {
+    if ((sep === ':') !== search.invert) {
+      const msep = search.invert ? '-' : ':';
+      for (const [s, e] of search.opts.matcher.matches(scan.matchLines[i])) {
+        const text = line.slice(s, e);
+        if (bad?.[i] && textOnly && text.includes('\uFFFD')) {
+          scan.binaryMatch = true;
+          return;
+        }
+        const inLine = scan.byteAt?.get(i)?.[s] ?? Buffer.byteLength(line.slice(0, s));
+        const off = offsets ? offsets[i] + inLine : null;
+        scan.out += `${lineHead(scan, i, msep, off)}${text}\n`;
+      }
+    }
+  } else {
+    if (bad?.[i] && textOnly) {
+      scan.binaryMatch = true;
+      return;
+    }
+    scan.out += `${lineHead(scan, i, sep, offsets ? offsets[i] : null)}${line}\n`;
+    if (scan.recordable && search.io.shown) search.io.shown(scan.name, i + 1, line);
+  }
+  scan.next = i + 1;
+  scan.printedAny = true;
 }

@@ -162,220 +162,238 @@ interface PosixResult {
   consultRegex: boolean;
 }
 
-function translatePosix(pattern: string, ere: boolean, ignoreCase: boolean, narrow: boolean): PosixResult {
-  const s = Array.from(pattern);
-  const n = s.length;
-  let i = 0;
-  // dfa.c's lexer state: laststart (a repetition here would have nothing to repeat), lasttok.
-  let laststart = true;
-  let lasttok: LastToken = 'END';
-  let parens = 0;
-  let consultRegex = false;
-  const stack: Frame[] = [{ alts: [], pieces: [] }];
-  const top = () => stack[stack.length - 1];
-  const atom = (re: string) => {
-    top().pieces.push({ re, kind: 'atom' });
-    laststart = false;
-    lasttok = 'OTHER';
-  };
-  // Right after an anchor, glibc's regex takes no repetition: `*` `\+` `\?` `\{` are literals in
-  // BRE, and `*` `+` `?` `{` are skipped in ERE; dfa.c repeats the anchor.
-  let afterAnchor = false;
-  const anchor = (re: string) => {
-    top().pieces.push({ re, kind: 'anchor' });
-    lasttok = 'OTHER';
-    afterAnchor = true;
-  };
-  const quantify = (q: string) => {
-    lasttok = 'OTHER';
-    const pieces = top().pieces;
-    const last = pieces[pieces.length - 1];
-    if (!last) return; // ERE: "* at start of expression" repeats nothing, as in GNU grep
-    last.re = last.kind === 'atom' ? `${last.re}${q}` : `(?:${last.re})${q}`;
-    last.kind = 'quantified';
-  };
-  const endBranch = (f: Frame) => f.alts.push(f.pieces.map((p) => p.re).join(''));
-  // An operator spelled `\x` in BRE and `x` in ERE.
-  const isOp = (backslash: boolean) => backslash !== ere;
+/** The BRE/ERE translator's state: the pattern and where it reads, how to read it, dfa.c's lexer state, and the groups open. */
+interface PosixState {
+  s: string[];
+  i: number;
+  ere: boolean;
+  ignoreCase: boolean;
+  /** regex's reading rather than dfa.c's. */
+  narrow: boolean;
+  /** dfa.c's laststart: a repetition here would have nothing to repeat. */
+  laststart: boolean;
+  /** dfa.c's lasttok. */
+  lasttok: LastToken;
+  parens: number;
+  consultRegex: boolean;
+  /** The open groups, innermost last (the whole pattern first). */
+  stack: Frame[];
+  /**
+   * Right after an anchor, glibc's regex takes no repetition: `*` `\+` `\?` `\{` are literals in
+   * BRE, and `*` `+` `?` `{` are skipped in ERE; dfa.c repeats the anchor.
+   */
+  afterAnchor: boolean;
+}
 
-  while (i < n) {
-    let c = s[i++];
-    let backslash = false;
-    if (c === '\\') {
-      if (i >= n) throw new GrepPatternError('Trailing backslash');
-      backslash = true;
-      c = s[i++];
-    }
-    const after = afterAnchor;
-    afterAnchor = false;
-    const repetition = c === '*' ? !backslash : (c === '+' || c === '?' || c === '{') && isOp(backslash);
-    if (repetition && after && narrow && (ere || !laststart)) {
-      if (ere) {
-        afterAnchor = true; // skipped; what follows is read as if the operator were not there
-        continue;
-      }
-      atom(literal(c.codePointAt(0)!)); // (dfa.c's reading reports a bad BRE interval)
-      continue;
-    }
-    switch (c) {
-      case '^':
-        if (!backslash && (ere || lasttok === 'END' || lasttok === 'LPAREN' || lasttok === 'OR')) {
-          anchor('^');
-          continue;
-        }
-        break;
-      case '$': {
-        if (backslash) break;
-        const next = s[i];
-        const closes = ere ? next === ')' || next === '|' : next === '\\' && (s[i + 1] === ')' || s[i + 1] === '|');
-        if (ere || i >= n || closes) {
-          anchor('$');
-          continue;
-        }
-        break;
-      }
-      case '1':
-      case '2':
-      case '3':
-      case '4':
-      case '5':
-      case '6':
-      case '7':
-      case '8':
-      case '9':
-        if (backslash) throw new GrepPatternError(BACKREF_MESSAGE);
-        break;
-      case '`':
-      case "'":
-        if (backslash) {
-          anchor(c === '`' ? '^' : '$');
-          continue;
-        }
-        break;
-      case '<':
-      case '>':
-      case 'b':
-      case 'B':
-        if (backslash) {
-          consultRegex = true;
-          anchor(c === '<' ? WORD_START : c === '>' ? WORD_END : `\\${c}`);
-          continue;
-        }
-        break;
-      case 'w':
-      case 'W':
-      case 's':
-      case 'S':
-        if (backslash) {
-          const body = c === 'w' || c === 'W' ? WORD_CHARS : SPACE;
-          atom(c === 'w' || c === 's' ? `[${body}]` : `[^${body}${NO_MATCH}]`);
-          continue;
-        }
-        break;
-      case '?':
-      case '+':
-        if (isOp(backslash) && (ere || !laststart)) {
-          quantify(c);
-          continue;
-        }
-        break;
-      case '*':
-        if (!backslash && (ere || !laststart)) {
-          quantify('*');
-          continue;
-        }
-        break;
-      case '{': {
-        if (!isOp(backslash) || (!ere && laststart)) break; // BRE: a literal "{" at the start
-        if (ere && laststart) {
-          // Nothing to repeat. dfa.c repeats nothing by a valid interval and reads an invalid one
-          // as a literal "{"; regex skips the "{" alone.
-          if (narrow) continue;
-          const iv = dfaInterval(s, i, false);
-          if (!iv) break;
-          checkCounts(iv.min, iv.max);
-          i = iv.next;
-          lasttok = 'OTHER';
-          continue;
-        }
-        if (after) {
-          // dfa.c repeats the anchor; regex, which would skip the "{", reports nothing here.
-          const dv = dfaInterval(s, i, !ere);
-          if (!dv) {
-            if (ere) break;
-            throw new GrepPatternError(intervalError(s, i));
-          }
-          checkCounts(dv.min, dv.max);
-          i = dv.next;
-          quantify(dv.max < 0 ? `{${dv.min},}` : dv.max === dv.min ? `{${dv.min}}` : `{${dv.min},${dv.max}}`);
-          laststart = false;
-          continue;
-        }
-        const iv = regexInterval(s, i, !ere);
-        if (iv === 'literal') break;
-        if (!ere && !dfaInterval(s, i, true)) throw new GrepPatternError(intervalError(s, i));
-        i = iv.next;
-        const { min, max } = iv;
-        checkCounts(min, max);
-        quantify(max < 0 ? `{${min},}` : max === min ? `{${min}}` : `{${min},${max}}`);
-        laststart = false;
-        continue;
-      }
-      case '|':
-        if (isOp(backslash)) {
-          const f = top();
-          endBranch(f);
-          f.pieces = [];
-          laststart = true;
-          lasttok = 'OR';
-          continue;
-        }
-        break;
-      case '(':
-        if (isOp(backslash)) {
-          parens++;
-          stack.push({ alts: [], pieces: [] });
-          laststart = true;
-          lasttok = 'LPAREN';
-          continue;
-        }
-        break;
-      case ')':
-        if (isOp(backslash)) {
-          if (parens === 0) {
-            if (ere) break; // RE_UNMATCHED_RIGHT_PAREN_ORD: a literal ")"
-            throw new GrepPatternError('Unmatched ) or \\)');
-          }
-          parens--;
-          const f = stack.pop()!;
-          endBranch(f);
-          atom(`(?:${f.alts.join('|')})`);
-          continue;
-        }
-        break;
-      case '.':
-        if (!backslash) {
-          atom('.');
-          continue;
-        }
-        break;
-      case '[':
-        if (!backslash) {
-          const br = parseBracket(s, i, ignoreCase);
-          i = br.next;
-          if (br.complex) consultRegex = true;
-          atom(br.re);
-          continue;
-        }
-        break;
-      default:
-        break;
-    }
-    atom(literal(c.codePointAt(0)!));
+function translatePosix(pattern: string, ere: boolean, ignoreCase: boolean, narrow: boolean): PosixResult {
+  const st: PosixState = {
+    s: Array.from(pattern),
+    i: 0,
+    ere,
+    ignoreCase,
+    narrow,
+    laststart: true,
+    lasttok: 'END',
+    parens: 0,
+    consultRegex: false,
+    stack: [{ alts: [], pieces: [] }],
+    afterAnchor: false,
+  };
+  while (st.i < st.s.length) posixToken(st);
+  if (st.parens > 0) throw new GrepPatternError('Unmatched ( or \\(');
+  endBranch(st.stack[0]);
+  return { re: st.stack[0].alts.join('|'), consultRegex: st.consultRegex };
+}
+
+const topFrame = (st: PosixState): Frame => st.stack[st.stack.length - 1];
+
+function posixAtom(st: PosixState, re: string): void {
+  topFrame(st).pieces.push({ re, kind: 'atom' });
+  st.laststart = false;
+  st.lasttok = 'OTHER';
+}
+
+function posixAnchor(st: PosixState, re: string): void {
+  topFrame(st).pieces.push({ re, kind: 'anchor' });
+  st.lasttok = 'OTHER';
+  st.afterAnchor = true;
+}
+
+function posixQuantify(st: PosixState, q: string): void {
+  st.lasttok = 'OTHER';
+  const pieces = topFrame(st).pieces;
+  const last = pieces[pieces.length - 1];
+  if (!last) return; // ERE: "* at start of expression" repeats nothing, as in GNU grep
+  last.re = last.kind === 'atom' ? `${last.re}${q}` : `(?:${last.re})${q}`;
+  last.kind = 'quantified';
+}
+
+function endBranch(f: Frame): void {
+  f.alts.push(f.pieces.map((p) => p.re).join(''));
+}
+
+/** An operator spelled `\x` in BRE and `x` in ERE. */
+const isOp = (st: PosixState, backslash: boolean): boolean => backslash !== st.ere;
+
+/** One token at s[i]: an operator, or a character (escaped or not) as a literal. */
+function posixToken(st: PosixState): void {
+  const { s } = st;
+  let c = s[st.i++];
+  let backslash = false;
+  if (c === '\\') {
+    if (st.i >= s.length) throw new GrepPatternError('Trailing backslash');
+    backslash = true;
+    c = s[st.i++];
   }
-  if (parens > 0) throw new GrepPatternError('Unmatched ( or \\(');
-  endBranch(stack[0]);
-  return { re: stack[0].alts.join('|'), consultRegex };
+  const after = st.afterAnchor;
+  st.afterAnchor = false;
+  const repetition = c === '*' ? !backslash : (c === '+' || c === '?' || c === '{') && isOp(st, backslash);
+  if (repetition && after && st.narrow && (st.ere || !st.laststart)) {
+    if (st.ere) {
+      st.afterAnchor = true; // skipped; what follows is read as if the operator were not there
+      return;
+    }
+    posixAtom(st, literal(c.codePointAt(0)!)); // (dfa.c's reading reports a bad BRE interval)
+    return;
+  }
+  if (!posixOperator(st, c, backslash, after)) posixAtom(st, literal(c.codePointAt(0)!));
+}
+
+const wordAnchor = (st: PosixState, re: string): void => {
+  st.consultRegex = true;
+  posixAnchor(st, re);
+};
+
+/** GNU's escapes of a sign or letter (`\<`, `\w`, ...), by the character after the backslash. */
+const POSIX_ESCAPES: Record<string, (st: PosixState) => void> = {
+  '`': (st) => posixAnchor(st, '^'),
+  "'": (st) => posixAnchor(st, '$'),
+  '<': (st) => wordAnchor(st, WORD_START),
+  '>': (st) => wordAnchor(st, WORD_END),
+  b: (st) => wordAnchor(st, '\\b'),
+  B: (st) => wordAnchor(st, '\\B'),
+  w: (st) => posixAtom(st, `[${WORD_CHARS}]`),
+  W: (st) => posixAtom(st, `[^${WORD_CHARS}${NO_MATCH}]`),
+  s: (st) => posixAtom(st, `[${SPACE}]`),
+  S: (st) => posixAtom(st, `[^${SPACE}${NO_MATCH}]`),
+};
+
+/** `c` (after a backslash when `backslash`) as an operator; false when it is a literal here. */
+function posixOperator(st: PosixState, c: string, backslash: boolean, after: boolean): boolean {
+  if (backslash && c >= '1' && c <= '9') throw new GrepPatternError(BACKREF_MESSAGE);
+  if (backslash && Object.hasOwn(POSIX_ESCAPES, c)) {
+    POSIX_ESCAPES[c](st);
+    return true;
+  }
+  switch (c) {
+    case '^':
+      if (backslash || !(st.ere || st.lasttok === 'END' || st.lasttok === 'LPAREN' || st.lasttok === 'OR')) return false;
+      posixAnchor(st, '^');
+      return true;
+    case '$': {
+      if (backslash) return false;
+      const { s, i } = st;
+      const next = s[i];
+      const closes = st.ere ? next === ')' || next === '|' : next === '\\' && (s[i + 1] === ')' || s[i + 1] === '|');
+      if (!(st.ere || i >= s.length || closes)) return false;
+      posixAnchor(st, '$');
+      return true;
+    }
+    case '?':
+    case '+':
+    case '*':
+      if ((c === '*' ? backslash : !isOp(st, backslash)) || (!st.ere && st.laststart)) return false;
+      posixQuantify(st, c);
+      return true;
+    case '{':
+      return posixInterval(st, backslash, after);
+    case '|':
+    case '(':
+    case ')':
+      return isOp(st, backslash) && posixGroupOperator(st, c);
+    case '.':
+      if (backslash) return false;
+      posixAtom(st, '.');
+      return true;
+    case '[': {
+      if (backslash) return false;
+      const br = parseBracket(st.s, st.i, st.ignoreCase);
+      st.i = br.next;
+      if (br.complex) st.consultRegex = true;
+      posixAtom(st, br.re);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+const intervalText = (min: number, max: number): string => (max < 0 ? `{${min},}` : max === min ? `{${min}}` : `{${min},${max}}`);
+
+/** `{` (or `\{`) at s[i - 1]: an interval as dfa.c or regex reads it; false when it is a literal here. */
+function posixInterval(st: PosixState, backslash: boolean, after: boolean): boolean {
+  const { s, ere } = st;
+  if (!isOp(st, backslash) || (!ere && st.laststart)) return false; // BRE: a literal "{" at the start
+  if (ere && st.laststart) {
+    // Nothing to repeat. dfa.c repeats nothing by a valid interval and reads an invalid one
+    // as a literal "{"; regex skips the "{" alone.
+    if (st.narrow) return true;
+    const iv = dfaInterval(s, st.i, false);
+    if (!iv) return false;
+    checkCounts(iv.min, iv.max);
+    st.i = iv.next;
+    st.lasttok = 'OTHER';
+    return true;
+  }
+  if (after) {
+    // dfa.c repeats the anchor; regex, which would skip the "{", reports nothing here.
+    const dv = dfaInterval(s, st.i, !ere);
+    if (!dv) {
+      if (ere) return false;
+      throw new GrepPatternError(intervalError(s, st.i));
+    }
+    checkCounts(dv.min, dv.max);
+    st.i = dv.next;
+    posixQuantify(st, intervalText(dv.min, dv.max));
+    st.laststart = false;
+    return true;
+  }
+  const iv = regexInterval(s, st.i, !ere);
+  if (iv === 'literal') return false;
+  if (!ere && !dfaInterval(s, st.i, true)) throw new GrepPatternError(intervalError(s, st.i));
+  st.i = iv.next;
+  checkCounts(iv.min, iv.max);
+  posixQuantify(st, intervalText(iv.min, iv.max));
+  st.laststart = false;
+  return true;
+}
+
+/** An alternation or a group's parenthesis; false for an ERE `)` that closes nothing (a literal). */
+function posixGroupOperator(st: PosixState, c: '|' | '(' | ')'): boolean {
+  if (c === '|') {
+    const f = topFrame(st);
+    endBranch(f);
+    f.pieces = [];
+    st.laststart = true;
+    st.lasttok = 'OR';
+    return true;
+  }
+  if (c === '(') {
+    st.parens++;
+    st.stack.push({ alts: [], pieces: [] });
+    st.laststart = true;
+    st.lasttok = 'LPAREN';
+    return true;
+  }
+  if (st.parens === 0) {
+    if (st.ere) return false; // RE_UNMATCHED_RIGHT_PAREN_ORD: a literal ")"
+    throw new GrepPatternError('Unmatched ) or \\)');
+  }
+  st.parens--;
+  const f = st.stack.pop()!;
+  endBranch(f);
+  posixAtom(st, `(?:${f.alts.join('|')})`);
+  return true;
 }
 
 function checkCounts(min: number, max: number): void {
@@ -576,275 +594,282 @@ function refusePerl(what: string): never {
   throw new GrepPatternError(`${what} ${what.endsWith('s') ? 'are' : 'is'} not supported with -P: skim grep matches in linear time (RE2)`);
 }
 
+/** What the previous -P token was, for PCRE's rules on quantifiers: none (start, after `(` or `|`), an atom, a quantifier (a `+` now would be possessive), an assertion or an option setting (no quantifier may follow either). */
+type PerlLast = 'none' | 'atom' | 'quantifier' | 'assertion' | 'option';
+
+/** The -P translator's state: the pattern, where it reads, the RE2 text so far, and what PCRE's rules look back at. */
+interface PerlState {
+  s: string[];
+  i: number;
+  out: string;
+  inClass: boolean;
+  /** Index in s of the first item of the current class. */
+  classStart: number;
+  last: PerlLast;
+}
+
 function translatePerl(pattern: string): string {
-  const s = Array.from(pattern);
-  const n = s.length;
-  let out = '';
-  let inClass = false;
-  let classStart = 0; // index in s of the first item of the current class
-  // What the previous token was, for PCRE's rules on quantifiers: none (start, after `(` or `|`),
-  // an atom, a quantifier (a `+` now would be possessive), an assertion or an option setting (no
-  // quantifier may follow either).
-  let last: 'none' | 'atom' | 'quantifier' | 'assertion' | 'option' = 'none';
-  const quantifierAllowed = () => {
-    if (last === 'assertion' || last === 'option') throw new GrepPatternError('quantifier does not follow a repeatable item');
-    if (last === 'quantifier') refusePerl('possessive quantifiers');
-  };
-  /** `\x{...}` and the like: the escape with its braces, as it is. */
-  const braced = (k: number): string => {
-    if (s[k] !== '{') return '';
-    const e = s.indexOf('}', k);
-    if (e < 0) throw new GrepPatternError('missing } in an escape');
-    return s.slice(k, e + 1).join('');
-  };
-  let i = 0;
-  while (i < n) {
-    const c = s[i];
-    if (c === '\\') {
-      if (i + 1 >= n) throw new GrepPatternError('\\ at end of pattern');
-      const d = s[i + 1];
-      i += 2;
-      if (d === 'Q') {
-        let e = i;
-        while (e < n && !(s[e] === '\\' && s[e + 1] === 'E')) e++;
-        const lit = s.slice(i, e);
-        for (const ch of lit) out += inClass ? classChar(ch.codePointAt(0)!) : literal(ch.codePointAt(0)!);
-        if (lit.length && !inClass) last = 'atom';
-        i = e < n ? e + 2 : n;
-        continue;
-      }
-      if (d === 'E') continue;
-      if (d >= '1' && d <= '9') refusePerl('back-references');
-      last = 'atom';
-      switch (d) {
-        case 'g':
-        case 'k':
-          refusePerl('back-references');
-          break;
-        case 'K':
-          refusePerl('\\K');
-          break;
-        case 'G':
-          refusePerl('\\G');
-          break;
-        case 'X':
-        case 'C':
-          refusePerl(`\\${d}`);
-          break;
-        case 'b':
-        case 'B':
-        case 'A':
-        case 'z':
-        case 'Z':
-          if (inClass) {
-            if (d === 'b')
-              out += '\\x{8}'; // backspace inside a class
-            else throw new GrepPatternError(`\\${d} is not allowed inside a character class`);
-            continue;
-          }
-          out += d === 'Z' ? '\\z' : `\\${d}`;
-          last = 'assertion';
-          continue;
-        case 'R':
-          if (inClass) refusePerl('\\R inside a character class');
-          out += `(?:\\r\\n|[${PERL_VERTICAL}])`;
-          continue;
-        case 'N':
-          if (inClass) refusePerl('\\N inside a character class');
-          if (s[i] === '{' && s[i + 1] === 'U' && s[i + 2] === '+') refusePerl('\\N{U+...}');
-          out += '[^\\n]';
-          continue;
-        case 'h':
-          out += inClass ? PERL_HORIZONTAL : `[${PERL_HORIZONTAL}]`;
-          continue;
-        case 'v':
-          out += inClass ? PERL_VERTICAL : `[${PERL_VERTICAL}]`;
-          continue;
-        case 'H':
-        case 'V':
-          if (inClass) refusePerl(`\\${d} inside a character class`);
-          out += `[^${d === 'H' ? PERL_HORIZONTAL : PERL_VERTICAL}${NO_MATCH}]`;
-          continue;
-        case 'W':
-        case 'D':
-          out += inClass ? `\\${d}` : `[^${d === 'W' ? PERL_WORD_CHARS : '0-9'}${NO_MATCH}]`;
-          continue;
-        case 's':
-          out += inClass ? PERL_SPACE : `[${PERL_SPACE}]`;
-          continue;
-        case 'S':
-          out += inClass ? '\\S' : `[^${PERL_SPACE}]`;
-          continue;
-        case 'e':
-          out += '\\x{1b}';
-          continue;
-        case 'c': {
-          if (i >= n) throw new GrepPatternError('\\c at end of pattern');
-          const x = s[i++].toUpperCase().codePointAt(0)! ^ 0x40;
-          out += `\\x{${x.toString(16)}}`;
-          continue;
-        }
-        case 'o': {
-          const b = braced(i);
-          const cp = parseInt(b.slice(1, -1), 8);
-          if (!b || !Number.isFinite(cp)) throw new GrepPatternError('\\o must be followed by {octal digits}');
-          out += `\\x{${cp.toString(16)}}`;
-          i += b.length;
-          continue;
-        }
-        case 'x':
-        case 'p':
-        case 'P': {
-          const b = braced(i);
-          out += `\\${d}${b}`;
-          i += b.length;
-          continue;
-        }
-        default:
-          out += `\\${d}`;
-          continue;
-      }
-    }
-    if (inClass) {
-      if (c === '[' && s[i + 1] === ':') {
-        const e = s.indexOf(']', i + 2);
-        if (e > 0 && s[e - 1] === ':') {
-          out += s.slice(i, e + 1).join('');
-          i = e + 1;
-          continue;
-        }
-      }
-      if (c === ']' && i > classStart) {
-        inClass = false;
-        last = 'atom';
-      }
-      out += c === '[' ? '\\[' : c;
-      i++;
-      continue;
-    }
-    switch (c) {
-      case '[':
-        inClass = true;
-        out += '[';
-        i++;
-        if (s[i] === '^') {
-          out += `^${NO_MATCH}`;
-          i++;
-        }
-        if (s[i] === ']') {
-          out += '\\]';
-          i++;
-        }
-        classStart = i;
-        continue;
-      case '(': {
-        if (s[i + 1] === '*') refusePerl('backtracking control verbs (*...)');
-        if (s[i + 1] !== '?') {
-          out += '(?:'; // groups need not capture: nothing refers to them, and lookbehinds must not hold captures
-          i++;
-          last = 'none';
-          continue;
-        }
-        const rest = s.slice(i + 2, i + 5).join('');
-        if (rest.startsWith('=') || rest.startsWith('!')) refusePerl('lookahead assertions');
-        if (rest.startsWith('>')) refusePerl('atomic groups');
-        if (rest.startsWith('|')) refusePerl('branch reset groups');
-        if (rest.startsWith('(')) refusePerl('conditional groups');
-        if (/^(?:R|[0-9]|[+-][0-9]|&|P>|P=)/.test(rest)) refusePerl('recursion and back-references');
-        if (rest.startsWith('<=') || rest.startsWith('<!')) {
-          out += `(?${rest.slice(0, 2)}`; // re2js matches captureless lookbehinds in linear time
-          i += 4;
-          last = 'none';
-          continue;
-        }
-        if (rest.startsWith('#')) {
-          const e = s.indexOf(')', i);
-          if (e < 0) throw new GrepPatternError('missing ) after (?# comment');
-          i = e + 1;
-          continue;
-        }
-        if (rest.startsWith("'") || rest.startsWith('<') || rest.startsWith('P<')) {
-          // A named group: nothing refers to groups here (no back-references), so it need not capture.
-          const close = rest.startsWith("'") ? "'" : '>';
-          const e = s.indexOf(close, i + 3);
-          if (e < 0) throw new GrepPatternError(`missing ${close} after the group name`);
-          out += '(?:';
-          i = e + 1;
-          last = 'none';
-          continue;
-        }
-        if (rest.startsWith(':')) {
-          out += '(?:';
-          i += 3;
-          last = 'none';
-          continue;
-        }
-        // inline flags: (?i) (?-i) (?i:...) and so on
-        let e = i + 2;
-        while (e < n && /[a-zA-Z^-]/.test(s[e])) e++;
-        const flags = s.slice(i + 2, e).join('');
-        const bad = flags.replace(/[imsU-]/g, '');
-        if (bad) refusePerl(`the inline flag (?${bad})`);
-        if (s[e] === ')') {
-          out += `(?${flags})`;
-          i = e + 1;
-          last = 'option';
-          continue;
-        }
-        out += '(?';
-        i += 2;
-        last = 'none';
-        continue;
-      }
-      case ')':
-        out += ')';
-        i++;
-        last = 'atom';
-        continue;
-      case '|':
-        out += '|';
-        i++;
-        last = 'none';
-        continue;
-      case '^':
-      case '$':
-        out += c;
-        i++;
-        last = 'assertion';
-        continue;
-      case '*':
-      case '+':
-      case '?':
-        if (c === '?' && last === 'quantifier' && /[*+?}]/.test(s[i - 1] ?? '')) {
-          out += '?'; // lazy
-          i++;
-          last = 'quantifier';
-          // a `+` after a lazy quantifier is an error in PCRE as well
-          continue;
-        }
-        quantifierAllowed();
-        out += c;
-        i++;
-        last = 'quantifier';
-        continue;
-      case '{': {
-        const m = /^\{\d+(?:,\d*)?\}/.exec(s.slice(i, i + 16).join(''));
-        if (m) {
-          quantifierAllowed();
-          out += m[0];
-          i += m[0].length;
-          last = 'quantifier';
-          continue;
-        }
-        break;
-      }
-      default:
-        break;
-    }
-    last = 'atom';
-    out += c;
-    i++;
+  const st: PerlState = { s: Array.from(pattern), i: 0, out: '', inClass: false, classStart: 0, last: 'none' };
+  while (st.i < st.s.length) {
+    const c = st.s[st.i];
+    if (c === '\\') perlEscape(st);
+    else if (st.inClass) perlClassItem(st, c);
+    else perlToken(st, c);
   }
-  if (inClass) throw new GrepPatternError('missing terminating ] for character class');
-  return out;
+  if (st.inClass) throw new GrepPatternError('missing terminating ] for character class');
+  return st.out;
+}
+
+/** Append `text`, read one character, and remember what it was. */
+function perlEmit(st: PerlState, text: string, last: PerlLast): void {
+  st.out += text;
+  st.i++;
+  st.last = last;
+}
+
+/** Escapes PCRE has and RE2 cannot match (or has no linear-time match for): what the refusal names. */
+const PERL_REFUSED_ESCAPES: Record<string, string> = { g: 'back-references', k: 'back-references', K: '\\K', G: '\\G', X: '\\X', C: '\\C' };
+
+/** Escapes that stand for characters: their RE2 text inside a class and outside one (null: refused inside a class). */
+const PERL_SET_ESCAPES: Record<string, { inClass: string | null; outside: string }> = {
+  R: { inClass: null, outside: `(?:\\r\\n|[${PERL_VERTICAL}])` },
+  h: { inClass: PERL_HORIZONTAL, outside: `[${PERL_HORIZONTAL}]` },
+  v: { inClass: PERL_VERTICAL, outside: `[${PERL_VERTICAL}]` },
+  H: { inClass: null, outside: `[^${PERL_HORIZONTAL}${NO_MATCH}]` },
+  V: { inClass: null, outside: `[^${PERL_VERTICAL}${NO_MATCH}]` },
+  W: { inClass: '\\W', outside: `[^${PERL_WORD_CHARS}${NO_MATCH}]` },
+  D: { inClass: '\\D', outside: `[^0-9${NO_MATCH}]` },
+  s: { inClass: PERL_SPACE, outside: `[${PERL_SPACE}]` },
+  S: { inClass: '\\S', outside: `[^${PERL_SPACE}]` },
+  e: { inClass: '\\x{1b}', outside: '\\x{1b}' },
+};
+
+/** A backslash escape at s[i]. */
+function perlEscape(st: PerlState): void {
+  const { s } = st;
+  if (st.i + 1 >= s.length) throw new GrepPatternError('\\ at end of pattern');
+  const d = s[st.i + 1];
+  st.i += 2;
+  if (d === 'Q') {
+    perlQuoted(st);
+    return;
+  }
+  if (d === 'E') return;
+  if (d >= '1' && d <= '9') refusePerl('back-references');
+  st.last = 'atom';
+  if (Object.hasOwn(PERL_REFUSED_ESCAPES, d)) refusePerl(PERL_REFUSED_ESCAPES[d]);
+  if (Object.hasOwn(PERL_SET_ESCAPES, d)) {
+    const { inClass, outside } = PERL_SET_ESCAPES[d];
+    if (!st.inClass) st.out += outside;
+    else if (inClass === null) refusePerl(`\\${d} inside a character class`);
+    else st.out += inClass;
+    return;
+  }
+  st.out += perlOtherEscape(st, d);
+}
+
+/** `\Q...\E`: the characters between as literals. */
+function perlQuoted(st: PerlState): void {
+  const { s } = st;
+  let e = st.i;
+  while (e < s.length && !(s[e] === '\\' && s[e + 1] === 'E')) e++;
+  const lit = s.slice(st.i, e);
+  for (const ch of lit) st.out += st.inClass ? classChar(ch.codePointAt(0)!) : literal(ch.codePointAt(0)!);
+  if (lit.length && !st.inClass) st.last = 'atom';
+  st.i = e < s.length ? e + 2 : s.length;
+}
+
+/** The RE2 text of an escape `\d` (d read already) that is neither refused nor a set of characters. */
+function perlOtherEscape(st: PerlState, d: string): string {
+  const { s } = st;
+  switch (d) {
+    case 'b':
+    case 'B':
+    case 'A':
+    case 'z':
+    case 'Z':
+      if (st.inClass) {
+        if (d === 'b') return '\\x{8}'; // backspace inside a class
+        throw new GrepPatternError(`\\${d} is not allowed inside a character class`);
+      }
+      st.last = 'assertion';
+      return d === 'Z' ? '\\z' : `\\${d}`;
+    case 'N':
+      if (st.inClass) refusePerl('\\N inside a character class');
+      if (s[st.i] === '{' && s[st.i + 1] === 'U' && s[st.i + 2] === '+') refusePerl('\\N{U+...}');
+      return '[^\\n]';
+    case 'c': {
+      if (st.i >= s.length) throw new GrepPatternError('\\c at end of pattern');
+      const x = s[st.i++].toUpperCase().codePointAt(0)! ^ 0x40;
+      return `\\x{${x.toString(16)}}`;
+    }
+    case 'o': {
+      const b = perlBraced(s, st.i);
+      const cp = parseInt(b.slice(1, -1), 8);
+      if (!b || !Number.isFinite(cp)) throw new GrepPatternError('\\o must be followed by {octal digits}');
+      st.i += b.length;
+      return `\\x{${cp.toString(16)}}`;
+    }
+    case 'x':
+    case 'p':
+    case 'P': {
+      const b = perlBraced(s, st.i);
+      st.i += b.length;
+      return `\\${d}${b}`;
+    }
+    default:
+      return `\\${d}`;
+  }
+}
+
+/** `\x{...}` and the like: the escape's braces at s[k] with what they hold, as it is ('' when s[k] is no brace). */
+function perlBraced(s: string[], k: number): string {
+  if (s[k] !== '{') return '';
+  const e = s.indexOf('}', k);
+  if (e < 0) throw new GrepPatternError('missing } in an escape');
+  return s.slice(k, e + 1).join('');
+}
+
+/** A character inside a class: a POSIX class `[:name:]` as it is, the closing `]`, or itself. */
+function perlClassItem(st: PerlState, c: string): void {
+  const { s, i } = st;
+  if (c === '[' && s[i + 1] === ':') {
+    const e = s.indexOf(']', i + 2);
+    if (e > 0 && s[e - 1] === ':') {
+      st.out += s.slice(i, e + 1).join('');
+      st.i = e + 1;
+      return;
+    }
+  }
+  if (c === ']' && i > st.classStart) {
+    st.inClass = false;
+    st.last = 'atom';
+  }
+  st.out += c === '[' ? '\\[' : c;
+  st.i++;
+}
+
+/** A character outside a class (not a backslash). */
+function perlToken(st: PerlState, c: string): void {
+  switch (c) {
+    case '[':
+      perlOpenClass(st);
+      return;
+    case '(':
+      perlGroup(st);
+      return;
+    case ')':
+      perlEmit(st, ')', 'atom');
+      return;
+    case '|':
+      perlEmit(st, '|', 'none');
+      return;
+    case '^':
+    case '$':
+      perlEmit(st, c, 'assertion');
+      return;
+    case '*':
+    case '+':
+    case '?':
+      if (c === '?' && st.last === 'quantifier' && /[*+?}]/.test(st.s[st.i - 1] ?? '')) {
+        // lazy; a `+` after a lazy quantifier is an error in PCRE as well
+        perlEmit(st, '?', 'quantifier');
+        return;
+      }
+      perlQuantifierAllowed(st);
+      perlEmit(st, c, 'quantifier');
+      return;
+    case '{': {
+      const m = /^\{\d+(?:,\d*)?\}/.exec(st.s.slice(st.i, st.i + 16).join(''));
+      if (!m) break;
+      perlQuantifierAllowed(st);
+      st.out += m[0];
+      st.i += m[0].length;
+      st.last = 'quantifier';
+      return;
+    }
+    default:
+      break;
+  }
+  perlEmit(st, c, 'atom');
+}
+
+function perlQuantifierAllowed(st: PerlState): void {
+  if (st.last === 'assertion' || st.last === 'option') throw new GrepPatternError('quantifier does not follow a repeatable item');
+  if (st.last === 'quantifier') refusePerl('possessive quantifiers');
+}
+
+/** `[` opening a class, with a leading `^` (negation) and a leading `]` (a literal). */
+function perlOpenClass(st: PerlState): void {
+  const { s } = st;
+  st.inClass = true;
+  st.out += '[';
+  st.i++;
+  if (s[st.i] === '^') {
+    st.out += `^${NO_MATCH}`;
+    st.i++;
+  }
+  if (s[st.i] === ']') {
+    st.out += '\\]';
+    st.i++;
+  }
+  st.classStart = st.i;
+}
+
+/** `(` at s[i]: a group (never capturing: nothing refers to groups), a lookbehind, a comment, inline flags, or a refused construct. */
+function perlGroup(st: PerlState): void {
+  const { s, i } = st;
+  if (s[i + 1] === '*') refusePerl('backtracking control verbs (*...)');
+  // groups need not capture: nothing refers to them, and lookbehinds must not hold captures
+  if (s[i + 1] !== '?') {
+    perlEmit(st, '(?:', 'none');
+    return;
+  }
+  const rest = s.slice(i + 2, i + 5).join('');
+  refuseUnsupportedGroup(rest);
+  const open = (text: string, next: number, last: PerlLast = 'none') => {
+    st.out += text;
+    st.i = next;
+    st.last = last;
+  };
+  if (rest.startsWith('<=') || rest.startsWith('<!')) {
+    // re2js matches captureless lookbehinds in linear time
+    open(`(?${rest.slice(0, 2)}`, i + 4);
+    return;
+  }
+  if (rest.startsWith('#')) {
+    const e = s.indexOf(')', i);
+    if (e < 0) throw new GrepPatternError('missing ) after (?# comment');
+    st.i = e + 1;
+    return;
+  }
+  if (rest.startsWith("'") || rest.startsWith('<') || rest.startsWith('P<')) {
+    // A named group: nothing refers to groups here (no back-references), so it need not capture.
+    const close = rest.startsWith("'") ? "'" : '>';
+    const e = s.indexOf(close, i + 3);
+    if (e < 0) throw new GrepPatternError(`missing ${close} after the group name`);
+    open('(?:', e + 1);
+    return;
+  }
+  if (rest.startsWith(':')) {
+    open('(?:', i + 3);
+    return;
+  }
+  // inline flags: (?i) (?-i) (?i:...) and so on
+  let e = i + 2;
+  while (e < s.length && /[a-zA-Z^-]/.test(s[e])) e++;
+  const flags = s.slice(i + 2, e).join('');
+  const bad = flags.replace(/[imsU-]/g, '');
+  if (bad) refusePerl(`the inline flag (?${bad})`);
+  if (s[e] === ')') open(`(?${flags})`, e + 1, 'option');
+  else open('(?', i + 2);
+}
+
+/** The `(?` constructs with no linear-time match (`rest`: the three characters after `(?`). */
+function refuseUnsupportedGroup(rest: string): void {
+  if (rest.startsWith('=') || rest.startsWith('!')) refusePerl('lookahead assertions');
+  if (rest.startsWith('>')) refusePerl('atomic groups');
+  if (rest.startsWith('|')) refusePerl('branch reset groups');
+  if (rest.startsWith('(')) refusePerl('conditional groups');
+  if (/^(?:R|[0-9]|[+-][0-9]|&|P>|P=)/.test(rest)) refusePerl('recursion and back-references');
 }

@@ -17,7 +17,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { configureCoreFromEnv } from '../env.js';
 import { createPruner } from '../index.js';
+import { createLogger } from '../log.js';
 import { createApp } from './app.js';
 import { listen } from './listen.js';
 import { inlineRunner, type PruneRunner } from './runner.js';
@@ -246,25 +248,29 @@ export interface AutocannonResult {
   non2xx: number;
 }
 
+/** Progress and errors on stderr (the table goes to stdout). */
+const progress = createLogger((text) => process.stderr.write(text));
+
 async function main(): Promise<void> {
+  configureCoreFromEnv(process.env); // SKIM_ANALYSIS_CACHE=0: every body analysed as new
   const args = parseArgs(process.argv.slice(2));
   const input = loadInput(args);
   const pruner = createPruner();
   const single = await pruner.prune({ code: input.code, query: input.query, path: input.path });
   const scorer = (await pruner.scorer()).name;
   const lines = input.code.split('\n').length - 1;
-  process.stderr.write(
+  progress.info(
     `input: ${input.path}, ${lines} lines, ${single.tokensIn} tokens -> ${single.tokensOut} (adaptive); scorer ${scorer}; ` +
-      `${availableParallelism()} CPUs; ${args.connections} connections, ${args.duration} s per configuration\n`,
+      `${availableParallelism()} CPUs; ${args.connections} connections, ${args.duration} s per configuration`,
   );
   // The machine may be shared: record how busy it was, the figures depend on it.
   const loadBefore = loadavg()[0];
   const figures: LoadFigure[] = [];
   const distinct = args.bodies.includes('distinct') ? distinctInputs(args.lines) : [];
-  if (distinct.length > 0) process.stderr.write(`distinct bodies: ${distinct.length} different ${args.lines}-line files, one after another\n`);
+  if (distinct.length > 0) progress.info(`distinct bodies: ${distinct.length} different ${args.lines}-line files, one after another`);
   for (const cfg of CONFIGS.filter((c) => args.only === undefined || c.name.includes(args.only))) {
     for (const bodies of args.bodies) {
-      process.stderr.write(`running: ${cfg.name}, ${bodies} bodies\n`);
+      progress.info(`running: ${cfg.name}, ${bodies} bodies`);
       figures.push(await runOne(cfg, bodies === 'repeated' ? [input] : distinct, bodies, args));
     }
   }
@@ -294,7 +300,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((err) => {
-    process.stderr.write(`loadTest: ${err instanceof Error ? err.message : String(err)}\n`);
+    progress.error(`loadTest: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });
 }

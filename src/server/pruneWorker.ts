@@ -11,6 +11,7 @@ import { SkimError } from '../core/errors.js';
 import { ingest } from '../core/ingest/ingest.js';
 import type { OutputWireRequest } from '../core/request.js';
 import { SessionMemory, type SessionSnapshot } from '../core/session/memory.js';
+import { configureCore } from '../core/settings.js';
 import { detectLanguage, normalizeLanguage } from '../core/syntax/index.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import { createPruner } from '../index.js';
@@ -33,6 +34,7 @@ function lowerThreadPriority(): void {
 }
 
 const init = (workerData ?? {}) as WorkerInit;
+configureCore(init.core);
 // (the fail-open thread keeps the default priority: its answers are overdue already)
 if (init.role !== 'fail-open') lowerThreadPriority();
 const pruner = createPruner({ scorer: init.scorer, modelDir: init.modelDir });

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { errorFromWire } from '../core/errors.js';
 import type { OutputWireRequest } from '../core/request.js';
 import type { SessionChanges, SessionMemory, SessionSnapshot } from '../core/session/memory.js';
+import { type CoreSettings, coreSettings } from '../core/settings.js';
 import type { PruneRequest, PruneResult } from '../core/types.js';
 import type { PruneRunner } from './runner.js';
 import type { AnswerFormat } from './serialize.js';
@@ -20,6 +21,8 @@ import type { AnswerFormat } from './serialize.js';
 export interface WorkerInit {
   scorer?: 'heuristic' | 'learned';
   modelDir?: string;
+  /** The core's settings of the thread that starts the pool (a worker has its own copy of the core). */
+  core?: CoreSettings;
   /** `fail-open`: the thread that writes fail-open answers (it prunes nothing). */
   role?: 'fail-open';
 }
@@ -115,198 +118,209 @@ const WARM_UP: PruneRequest = {
   ratio: 2,
 };
 
+/**
+ * The fail-open answers' thread (no model loaded): the body of a prune that failed is read and
+ * written back whole there, not on the main thread, nor on a pruning worker (which may be the one
+ * that is stuck). Started with the pool, started again when it dies.
+ */
+interface AnswerThread {
+  worker: Worker;
+  pending: Map<number, { resolve: (reply: WorkerReply) => void; reject: (e: Error) => void }>;
+}
+
+/** The pool's state: its workers (idle ones, all of them), the requests waiting for one, and the fail-open thread. */
+interface Pool {
+  opts: WorkerPoolOptions;
+  spec: { script: string | URL; eval: boolean };
+  idle: Slot[];
+  all: Set<Slot>;
+  waiting: Array<(s: Slot) => void>;
+  nextId: number;
+  closed: boolean;
+  answers: AnswerThread | undefined;
+}
+
+/** What a worker is asked: a request, or a body to read (with the sessions it may name). */
+type Job =
+  | { req: PruneRequest; format?: AnswerFormat }
+  | { output: OutputWireRequest; session?: SessionMemory }
+  | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory | Promise<SessionMemory> };
+
 export function createWorkerPool(opts: WorkerPoolOptions): PruneRunner {
-  const spec = workerSpec();
-  const idle: Slot[] = [];
-  const all = new Set<Slot>();
-  const waiting: Array<(s: Slot) => void> = [];
-  let nextId = 1;
-  let closed = false;
-
-  function spawn(): Slot {
-    const worker = new Worker(spec.script, {
-      eval: spec.eval,
-      workerData: { scorer: opts.scorer, modelDir: opts.modelDir } satisfies WorkerInit,
-      // Workers write nothing to stdout; keep their stderr on ours.
-      stderr: false,
-    });
-    const slot: Slot = { worker, pending: new Map() };
-    worker.on('message', (msg: WorkerReply) => {
-      const p = slot.pending.get(msg.id);
-      if (!p) return;
-      if (msg.paths) {
-        // (a session that could not be had: the worker prunes without memory)
-        void Promise.resolve(p.memoryFor(msg.paths, msg.sessionId, msg.outputs)).catch(() => {
-          const none: WorkerMemory = { id: msg.id, memory: { files: [] } };
-          slot.worker.postMessage(none);
-        });
-        return;
-      }
-      slot.pending.delete(msg.id);
-      if (msg.error !== undefined) p.reject(errorFromWire(msg.error, msg.code));
-      else p.resolve(msg);
-    });
-    const fail = (err: Error) => {
-      slot.dead = true;
-      for (const p of slot.pending.values()) p.reject(err);
-      slot.pending.clear();
-      retire(slot);
-    };
-    worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
-    worker.on('exit', (code) => {
-      if (slot.pending.size > 0) fail(new Error(`prune worker exited with code ${code}`));
-      else retire(slot);
-    });
-    all.add(slot);
-    // it joins the pool once warm (an error reply still means a live worker)
-    const id = nextId++;
-    const ready = () => {
-      if (!slot.dead) release(slot);
-    };
-    slot.pending.set(id, { memoryFor: () => {}, resolve: ready, reject: ready });
-    const warmUp: WorkerRequest = { id, req: WARM_UP };
-    worker.postMessage(warmUp);
-    return slot;
-  }
-
-  /** Drop a dead or terminated worker and start a replacement so the pool keeps its size. */
-  function retire(slot: Slot): void {
-    if (!all.delete(slot)) return;
-    const i = idle.indexOf(slot);
-    if (i >= 0) idle.splice(i, 1);
-    if (!closed) spawn();
-  }
-
-  function release(slot: Slot): void {
-    if (!all.has(slot)) return;
-    const next = waiting.shift();
-    if (next) next(slot);
-    else idle.push(slot);
-  }
-
-  function take(): Promise<Slot> {
-    const slot = idle.pop();
-    if (slot) return Promise.resolve(slot);
-    return new Promise((resolve) => waiting.push(resolve));
-  }
-
-  for (let i = 0; i < opts.size; i++) spawn();
-
-  /**
-   * A thread of its own for fail-open answers (no model loaded): the body of a prune that failed is
-   * read and written back whole there, not on the main thread, nor on a pruning worker (which may
-   * be the one that is stuck). Started with the pool, started again when it dies.
-   */
-  interface AnswerThread {
-    worker: Worker;
-    pending: Map<number, { resolve: (reply: WorkerReply) => void; reject: (e: Error) => void }>;
-  }
-  let answers: AnswerThread | undefined;
-  function answerThread(): AnswerThread {
-    if (answers) return answers;
-    const worker = new Worker(spec.script, { eval: spec.eval, workerData: { role: 'fail-open' } satisfies WorkerInit, stderr: false });
-    const thread: AnswerThread = { worker, pending: new Map() };
-    worker.on('message', (msg: WorkerReply) => {
-      const p = thread.pending.get(msg.id);
-      if (!p) return;
-      thread.pending.delete(msg.id);
-      if (msg.error !== undefined) p.reject(errorFromWire(msg.error, msg.code));
-      else p.resolve(msg);
-    });
-    const fail = (err: Error) => {
-      if (answers === thread) answers = undefined;
-      for (const p of thread.pending.values()) p.reject(err);
-      thread.pending.clear();
-    };
-    worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
-    worker.on('exit', (code) => fail(new Error(`fail-open thread exited with code ${code}`)));
-    answers = thread;
-    return thread;
-  }
-  answerThread();
-
-  function failOpenRaw(raw: Uint8Array, route: AnswerFormat, message: string, started: number): Promise<{ json: Uint8Array; chars: number }> {
-    if (closed) return Promise.reject(new Error('server is shutting down'));
-    const thread = answerThread();
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve: (reply) => resolve({ json: reply.json!, chars: reply.chars! }), reject });
-      const ask: WorkerRequest = { id, raw, route, failOpen: { message, started } };
-      thread.worker.postMessage(ask);
-    });
-  }
-
-  /** What a worker is asked: a request, or a body to read (with the sessions it may name). */
-  type Job =
-    | { req: PruneRequest; format?: AnswerFormat }
-    | { output: OutputWireRequest; session?: SessionMemory }
-    | { raw: Uint8Array; route: AnswerFormat; sessionOf: (id: string) => SessionMemory | Promise<SessionMemory> };
-
-  /** One job for an idle worker; its reply once the worker answers (or a rejection at abort). */
-  async function dispatch(job: Job, signal: AbortSignal | undefined): Promise<WorkerReply> {
-    if (closed) throw new Error('server is shutting down');
-    const slot = await take();
-    const id = nextId++;
-    // the session whose memory the worker got (to take in what it recorded)
-    let session: SessionMemory | undefined = 'req' in job ? job.req.session : 'output' in job ? job.session : undefined;
-    return new Promise<WorkerReply>((resolve, reject) => {
-      const onAbort = () => {
-        slot.pending.delete(id);
-        reject(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-        // The worker may be deep in CPU work: kill it; 'exit' retires it and spawns a new one.
-        void slot.worker.terminate();
-      };
-      if (signal?.aborted) {
-        release(slot);
-        return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      slot.pending.set(id, {
-        memoryFor: async (paths, sessionId, outputs) => {
-          // (a shared store loads the session first: the worker waits for it, within the request's time limit)
-          if (sessionId !== undefined && 'sessionOf' in job) session = await job.sessionOf(sessionId);
-          if (!slot.pending.has(id)) return; // aborted meanwhile
-          const files = session!.snapshotOf(paths);
-          const reply: WorkerMemory = { id, memory: outputs ? { ...files, outputs: session!.outputs.snapshot() } : files };
-          slot.worker.postMessage(reply);
-        },
-        resolve: (reply) => {
-          signal?.removeEventListener('abort', onAbort);
-          release(slot);
-          // what the worker's copy of the session recorded goes into the session
-          if (reply.changes) session?.applyChanges(reply.changes);
-          resolve(reply);
-        },
-        reject: (e) => {
-          signal?.removeEventListener('abort', onAbort);
-          release(slot);
-          reject(e);
-        },
-      });
-      // A SessionMemory does not cross threads: the worker asks for the part this request can use.
-      let message: WorkerRequest;
-      if ('raw' in job) message = { id, raw: job.raw, route: job.route };
-      else if ('output' in job) message = { id, output: job.output, ...(job.session ? { session: true } : {}) };
-      else {
-        const { session: memory, ...plain } = job.req;
-        message = { id, req: plain, ...(memory ? { session: true } : {}), ...(job.format ? { format: job.format } : {}) };
-      }
-      slot.worker.postMessage(message);
-    });
-  }
-
+  const pool: Pool = { opts, spec: workerSpec(), idle: [], all: new Set(), waiting: [], nextId: 1, closed: false, answers: undefined };
+  for (let i = 0; i < opts.size; i++) spawn(pool);
+  answerThread(pool);
   return {
     kind: `workers x${opts.size}`,
-    prune: async (req, signal) => (await dispatch({ req }, signal)).result!,
-    answer: async (req, format, signal) => (await dispatch({ req, format }, signal)).json!,
-    answerRaw: async (raw, route, sessionOf, signal) => (await dispatch({ raw, route, sessionOf }, signal)).json!,
-    answerOutput: async (output, session, signal) => (await dispatch({ output, session }, signal)).json!,
-    failOpenRaw,
+    prune: async (req, signal) => (await dispatch(pool, { req }, signal)).result!,
+    answer: async (req, format, signal) => (await dispatch(pool, { req, format }, signal)).json!,
+    answerRaw: async (raw, route, sessionOf, signal) => (await dispatch(pool, { raw, route, sessionOf }, signal)).json!,
+    answerOutput: async (output, session, signal) => (await dispatch(pool, { output, session }, signal)).json!,
+    failOpenRaw: (raw, route, message, started) => failOpenRaw(pool, raw, route, message, started),
     async close(): Promise<void> {
-      closed = true;
-      await Promise.all([...[...all].map((s) => s.worker.terminate()), answers?.worker.terminate()]);
-      all.clear();
-      idle.length = 0;
+      pool.closed = true;
+      await Promise.all([...[...pool.all].map((s) => s.worker.terminate()), pool.answers?.worker.terminate()]);
+      pool.all.clear();
+      pool.idle.length = 0;
     },
   };
+}
+
+/** Start a worker; it joins the pool once warm. */
+function spawn(pool: Pool): Slot {
+  const { opts, spec } = pool;
+  const worker = new Worker(spec.script, {
+    eval: spec.eval,
+    workerData: { scorer: opts.scorer, modelDir: opts.modelDir, core: coreSettings() } satisfies WorkerInit,
+    // Workers write nothing to stdout; keep their stderr on ours.
+    stderr: false,
+  });
+  const slot: Slot = { worker, pending: new Map() };
+  worker.on('message', (msg: WorkerReply) => onWorkerReply(slot, msg));
+  const fail = (err: Error) => {
+    slot.dead = true;
+    for (const p of slot.pending.values()) p.reject(err);
+    slot.pending.clear();
+    retire(pool, slot);
+  };
+  worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
+  worker.on('exit', (code) => {
+    if (slot.pending.size > 0) fail(new Error(`prune worker exited with code ${code}`));
+    else retire(pool, slot);
+  });
+  pool.all.add(slot);
+  // it joins the pool once warm (an error reply still means a live worker)
+  const id = pool.nextId++;
+  const ready = () => {
+    if (!slot.dead) release(pool, slot);
+  };
+  slot.pending.set(id, { memoryFor: () => {}, resolve: ready, reject: ready });
+  const warmUp: WorkerRequest = { id, req: WARM_UP };
+  worker.postMessage(warmUp);
+  return slot;
+}
+
+/** A worker's message: it asks for session memory, or it answers a request. */
+function onWorkerReply(slot: Slot, msg: WorkerReply): void {
+  const p = slot.pending.get(msg.id);
+  if (!p) return;
+  if (msg.paths) {
+    // (a session that could not be had: the worker prunes without memory)
+    void Promise.resolve(p.memoryFor(msg.paths, msg.sessionId, msg.outputs)).catch(() => {
+      const none: WorkerMemory = { id: msg.id, memory: { files: [] } };
+      slot.worker.postMessage(none);
+    });
+    return;
+  }
+  slot.pending.delete(msg.id);
+  if (msg.error !== undefined) p.reject(errorFromWire(msg.error, msg.code));
+  else p.resolve(msg);
+}
+
+/** Drop a dead or terminated worker and start a replacement so the pool keeps its size. */
+function retire(pool: Pool, slot: Slot): void {
+  if (!pool.all.delete(slot)) return;
+  const i = pool.idle.indexOf(slot);
+  if (i >= 0) pool.idle.splice(i, 1);
+  if (!pool.closed) spawn(pool);
+}
+
+function release(pool: Pool, slot: Slot): void {
+  if (!pool.all.has(slot)) return;
+  const next = pool.waiting.shift();
+  if (next) next(slot);
+  else pool.idle.push(slot);
+}
+
+function take(pool: Pool): Promise<Slot> {
+  const slot = pool.idle.pop();
+  if (slot) return Promise.resolve(slot);
+  return new Promise((resolve) => pool.waiting.push(resolve));
+}
+
+function answerThread(pool: Pool): AnswerThread {
+  if (pool.answers) return pool.answers;
+  const { spec } = pool;
+  const worker = new Worker(spec.script, { eval: spec.eval, workerData: { role: 'fail-open' } satisfies WorkerInit, stderr: false });
+  const thread: AnswerThread = { worker, pending: new Map() };
+  worker.on('message', (msg: WorkerReply) => {
+    const p = thread.pending.get(msg.id);
+    if (!p) return;
+    thread.pending.delete(msg.id);
+    if (msg.error !== undefined) p.reject(errorFromWire(msg.error, msg.code));
+    else p.resolve(msg);
+  });
+  const fail = (err: Error) => {
+    if (pool.answers === thread) pool.answers = undefined;
+    for (const p of thread.pending.values()) p.reject(err);
+    thread.pending.clear();
+  };
+  worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
+  worker.on('exit', (code) => fail(new Error(`fail-open thread exited with code ${code}`)));
+  pool.answers = thread;
+  return thread;
+}
+
+function failOpenRaw(pool: Pool, raw: Uint8Array, route: AnswerFormat, message: string, started: number): Promise<{ json: Uint8Array; chars: number }> {
+  if (pool.closed) return Promise.reject(new Error('server is shutting down'));
+  const thread = answerThread(pool);
+  const id = pool.nextId++;
+  return new Promise((resolve, reject) => {
+    thread.pending.set(id, { resolve: (reply) => resolve({ json: reply.json!, chars: reply.chars! }), reject });
+    const ask: WorkerRequest = { id, raw, route, failOpen: { message, started } };
+    thread.worker.postMessage(ask);
+  });
+}
+
+/** One job for an idle worker; its reply once the worker answers (or a rejection at abort). */
+async function dispatch(pool: Pool, job: Job, signal: AbortSignal | undefined): Promise<WorkerReply> {
+  if (pool.closed) throw new Error('server is shutting down');
+  const slot = await take(pool);
+  const id = pool.nextId++;
+  // the session whose memory the worker got (to take in what it recorded)
+  let session: SessionMemory | undefined = 'req' in job ? job.req.session : 'output' in job ? job.session : undefined;
+  return new Promise<WorkerReply>((resolve, reject) => {
+    const onAbort = () => {
+      slot.pending.delete(id);
+      reject(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+      // The worker may be deep in CPU work: kill it; 'exit' retires it and spawns a new one.
+      void slot.worker.terminate();
+    };
+    if (signal?.aborted) {
+      release(pool, slot);
+      return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    slot.pending.set(id, {
+      memoryFor: async (paths, sessionId, outputs) => {
+        // (a shared store loads the session first: the worker waits for it, within the request's time limit)
+        if (sessionId !== undefined && 'sessionOf' in job) session = await job.sessionOf(sessionId);
+        if (!slot.pending.has(id)) return; // aborted meanwhile
+        const files = session!.snapshotOf(paths);
+        const reply: WorkerMemory = { id, memory: outputs ? { ...files, outputs: session!.outputs.snapshot() } : files };
+        slot.worker.postMessage(reply);
+      },
+      resolve: (reply) => {
+        signal?.removeEventListener('abort', onAbort);
+        release(pool, slot);
+        // what the worker's copy of the session recorded goes into the session
+        if (reply.changes) session?.applyChanges(reply.changes);
+        resolve(reply);
+      },
+      reject: (e) => {
+        signal?.removeEventListener('abort', onAbort);
+        release(pool, slot);
+        reject(e);
+      },
+    });
+    slot.worker.postMessage(jobMessage(id, job));
+  });
+}
+
+/** A job as a message to a worker: a SessionMemory does not cross threads, so the worker asks for the part this request can use. */
+function jobMessage(id: number, job: Job): WorkerRequest {
+  if ('raw' in job) return { id, raw: job.raw, route: job.route };
+  if ('output' in job) return { id, output: job.output, ...(job.session ? { session: true } : {}) };
+  const { session: memory, ...plain } = job.req;
+  return { id, req: plain, ...(memory ? { session: true } : {}), ...(job.format ? { format: job.format } : {}) };
 }

@@ -8,7 +8,7 @@ import { SkimError } from '../../core/errors.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { prunesRead, readForAgent } from '../../tools/readForAgent.js';
-import { action, cliIO, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeOut } from '../io.js';
+import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeErr, writeOut } from '../io.js';
 import { limitAfter, outputLimitOf, taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
@@ -37,7 +37,7 @@ export function registerCat(program: Command): void {
               ({ text, encoding, warning } = await readTextFile(file));
             } catch (err) {
               if (!(err instanceof SkimError)) throw err;
-              cliIO().stderr.write(`skim cat: ${err.message}\n`);
+              writeErr(`skim cat: ${err.message}\n`);
               status = 1;
               continue;
             }

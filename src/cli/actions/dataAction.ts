@@ -126,7 +126,7 @@ export function registerData(program: Command): void {
         // Ctrl-C: stop taking chunks, let in-flight ones end, print the summary; a second one kills
         const onSigint = () => {
           if (ctl.signal.aborted) process.exit(130);
-          cliIO().stderr.write('\nskim: interrupted, finishing; run the same command again to resume\n');
+          cliLog().info('\nskim: interrupted, finishing; run the same command again to resume'); // (a new line first: the progress bar's is unfinished)
           ctl.abort();
         };
         process.on('SIGINT', onSigint);

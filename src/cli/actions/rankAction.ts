@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { readTextFile } from '../../tools/fileTools.js';
-import { action, cliIO, intAtLeast, numberOption, prunerFor, scorerOptions, writeOut } from '../io.js';
+import { action, cliLog, intAtLeast, numberOption, prunerFor, scorerOptions, writeOut } from '../io.js';
 
 interface RankFlags {
   query: string;
@@ -39,7 +39,7 @@ async function rankCommand(files: string[], flags: RankFlags): Promise<void> {
     return;
   }
   await writeOut(ranked.map((r) => `${r.score.toFixed(4)}\t${r.path}\n`).join(''));
-  for (const r of ranked) if (r.error) cliIO().stderr.write(`skim: rank: ${r.path}: ${r.error}\n`);
+  for (const r of ranked) if (r.error) cliLog().warn(`skim: rank: ${r.path}: ${r.error}`);
 }
 
 async function readDocument(path: string): Promise<{ path: string; code: string }> {

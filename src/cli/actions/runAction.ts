@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
-import { action, cliIO, numberIn, numberOption } from '../io.js';
+import { action, cliIO, numberIn, numberOption, writeErr } from '../io.js';
 import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
 
 interface RunFlags extends OutputFlags {
@@ -42,7 +42,7 @@ export function registerRun(program: Command): void {
       const command = flags.c ?? words.map(shellQuote).join(' ');
       const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env: cliIO().env });
       if (r.failure) {
-        cliIO().stderr.write(`skim run: ${r.failure.message}\n`);
+        writeErr(`skim run: ${r.failure.message}\n`);
         return r.status;
       }
       const notes: string[] = [];

@@ -165,9 +165,22 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
   }
   if (socketProblem) return false; // not private: refused, and left alone
 
+  const timeoutMs = Number(process.env.SKIM_DAEMON_TIMEOUT_MS) > 0 ? Number(process.env.SKIM_DAEMON_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
+  let call: DaemonCall | undefined;
+  const answered = await new Promise<boolean>((resolve) => {
+    call = startCall(place, runRequest(args), timeoutMs, resolve);
+  });
+  const taker = call?.taker;
+  if (taker && !answered) giveBackStdin(taker.stop());
+  else if (taker && !taker.taken.ended) process.stdin.destroy(); // over the cap: the rest is not read, as in process
+  return answered;
+}
+
+/** The request for `args`: this process's working directory, environment and terminals. */
+function runRequest(args: string[]): RunRequest {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const req: RunRequest = {
+  return {
     fingerprint: buildFingerprint(),
     args,
     cwd: process.cwd(),
@@ -177,135 +190,174 @@ export async function runThroughDaemon(args: string[]): Promise<boolean> {
     stdoutTerminal: terminalOf(process.stdout),
     stderrTerminal: terminalOf(process.stderr),
   };
-  const timeoutMs = Number(process.env.SKIM_DAEMON_TIMEOUT_MS) > 0 ? Number(process.env.SKIM_DAEMON_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
+}
 
-  let taker: StdinTaker | undefined;
-  const answered = await new Promise<boolean>((resolve) => {
-    const output: Frame[] = [];
-    /** Output was printed before the daemon finished (a `print`), and how that went. */
-    let printed = false;
-    let printFailure: NodeJS.ErrnoException | undefined;
-    let daemonPid: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const conn = net.connect(place.socket);
-    const settle = (ok: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      conn.destroy();
-      if (!ok && printed) {
-        // the output is out: the call cannot be made again here
-        process.stderr.write('skim: the daemon stopped after the output was printed, before it finished\n');
-        process.exitCode = EXIT_INTERNAL;
-        return resolve(true);
-      }
-      if (!ok) return resolve(false);
-      if (printFailure) {
-        // as in process: quiet when the reader went away, else said
-        if (printFailure.code !== 'EPIPE') process.stderr.write(`skim: cannot write output: ${printFailure.message}\n`);
-        process.exitCode = printFailure.code === 'EPIPE' ? 0 : EXIT_OUTPUT;
-        return resolve(true);
-      }
-      guardStdout();
-      void writeAll(output).then(() => resolve(true));
-    };
-    const arm = () => {
-      clearTimeout(timer);
-      if (settled) return;
-      timer = setTimeout(() => {
-        // a daemon that does not answer in time is stopped: the next call starts a fresh one
-        const pid = daemonPid ?? pidOf(place);
-        if (pid !== undefined) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // gone already
-          }
-        }
-        settle(false);
-      }, timeoutMs);
-    };
-    conn.once('connect', () => {
-      conn.write(encodeFrame(FRAME.request, req));
-      arm();
-    });
-    conn.on('error', (err: NodeJS.ErrnoException) => {
-      // a socket left by a daemon that died: start a new one (it clears the old socket)
-      if (err.code === 'ECONNREFUSED') startDaemonAtExit(place);
-      settle(false);
-    });
-    conn.on('close', () => settle(false));
-    const onFrame = (frame: Frame) => {
-      switch (frame.kind) {
-        case FRAME.accepted:
-          daemonPid = jsonOf<{ pid: number }>(frame).pid;
-          return;
-        case FRAME.stdout:
-        case FRAME.stderr:
-          output.push(frame);
-          return;
-        case FRAME.needStdin:
-          // the command reads stdin: what it wrote so far is dropped, and it runs again with it
-          output.length = 0;
-          clearTimeout(timer); // reading our own stdin is not the daemon's time
-          void sendStdin(conn).then(arm, () => settle(false));
-          return;
-        case FRAME.print:
-          // session memory records a read once its output has reached the reader: print it now
-          clearTimeout(timer); // writing our own stdout is not the daemon's time
-          printed = true;
-          process.stdout.on('error', () => {}); // a failed write comes back to the daemon as `printed`
-          void writeAll(output.splice(0)).then((err) => {
-            printFailure = err;
-            if (!conn.destroyed) conn.write(encodeFrame(FRAME.printed, err ? { code: err.code ?? 'EIO', message: err.message } : {}));
-            arm();
-          });
-          return;
-        case FRAME.done: {
-          const { exitCode } = jsonOf<{ exitCode?: unknown }>(frame);
-          if (!Number.isInteger(exitCode)) return settle(false);
-          process.exitCode = exitCode as number;
-          return settle(true);
-        }
-        case FRAME.refused:
-          // a daemon of another build has exited: start one of ours for the next call
-          if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemonAtExit(place);
-          return settle(false);
-        default:
-          return settle(false);
-      }
-    };
-    readFrames(
-      conn,
-      Number.MAX_SAFE_INTEGER,
-      (frame) => {
-        if (settled) return;
-        try {
-          onFrame(frame);
-        } catch {
-          settle(false); // a frame that does not parse: not a daemon to trust with this read
-        }
-      },
-      () => settle(false),
-    );
+/** One call through the daemon: its connection, the output held until the daemon is done, and how the call stands. */
+interface DaemonCall {
+  place: DaemonPlace;
+  conn: net.Socket;
+  timeoutMs: number;
+  output: Frame[];
+  /** Output was printed before the daemon finished (a `print`), and how that went. */
+  printed: boolean;
+  printFailure: NodeJS.ErrnoException | undefined;
+  daemonPid: number | undefined;
+  timer: NodeJS.Timeout | undefined;
+  settled: boolean;
+  /** What took this process's stdin for the daemon, once it asked for it. */
+  taker: StdinTaker | undefined;
+  /** Called once: true when the daemon answered. */
+  resolve: (answered: boolean) => void;
+}
+
+/** Connect, send the request, and follow the daemon's frames until the call settles. */
+function startCall(place: DaemonPlace, req: RunRequest, timeoutMs: number, resolve: (answered: boolean) => void): DaemonCall {
+  const conn = net.connect(place.socket);
+  const call: DaemonCall = {
+    place,
+    conn,
+    timeoutMs,
+    output: [],
+    printed: false,
+    printFailure: undefined,
+    daemonPid: undefined,
+    timer: undefined,
+    settled: false,
+    taker: undefined,
+    resolve,
+  };
+  conn.once('connect', () => {
+    conn.write(encodeFrame(FRAME.request, req));
+    arm(call);
   });
-  if (taker && !answered) giveBackStdin(taker.stop());
-  else if (taker && !taker.taken.ended) process.stdin.destroy(); // over the cap: the rest is not read, as in process
-  return answered;
+  conn.on('error', (err: NodeJS.ErrnoException) => {
+    // a socket left by a daemon that died: start a new one (it clears the old socket)
+    if (err.code === 'ECONNREFUSED') startDaemonAtExit(place);
+    settle(call, false);
+  });
+  conn.on('close', () => settle(call, false));
+  readFrames(
+    conn,
+    Number.MAX_SAFE_INTEGER,
+    (frame) => {
+      if (call.settled) return;
+      try {
+        onDaemonFrame(call, frame);
+      } catch {
+        settle(call, false); // a frame that does not parse: not a daemon to trust with this read
+      }
+    },
+    () => settle(call, false),
+  );
+  return call;
+}
 
-  async function sendStdin(conn: net.Socket): Promise<void> {
-    const { MAX_INPUT_BYTES, readStreamCapped } = await import('../../tools/readCapped.js');
-    taker ??= new StdinTaker(MAX_INPUT_BYTES);
-    const taken = await taker.done;
-    if (conn.destroyed) return;
-    try {
-      // the same reading as in process, over what was taken: the same bytes, or the same error
-      const bytes = await readStreamCapped(streamModule().Readable.from(taken.chunks), MAX_INPUT_BYTES, 'stdin');
-      conn.write(encodeFrame(FRAME.stdin, bytes));
-    } catch (err) {
-      const e = err as { code?: string; message?: string };
-      conn.write(encodeFrame(FRAME.stdinError, { code: e.code, message: e.message }));
+/** End the call: print the output the daemon gave (true), or leave the work to this process (false) unless output is out already. */
+function settle(call: DaemonCall, ok: boolean): void {
+  if (call.settled) return;
+  call.settled = true;
+  clearTimeout(call.timer);
+  call.conn.destroy();
+  if (!ok && call.printed) {
+    // the output is out: the call cannot be made again here
+    process.stderr.write('skim: the daemon stopped after the output was printed, before it finished\n');
+    process.exitCode = EXIT_INTERNAL;
+    call.resolve(true);
+    return;
+  }
+  if (!ok) {
+    call.resolve(false);
+    return;
+  }
+  if (call.printFailure) {
+    // as in process: quiet when the reader went away, else said
+    if (call.printFailure.code !== 'EPIPE') process.stderr.write(`skim: cannot write output: ${call.printFailure.message}\n`);
+    process.exitCode = call.printFailure.code === 'EPIPE' ? 0 : EXIT_OUTPUT;
+    call.resolve(true);
+    return;
+  }
+  guardStdout();
+  void writeAll(call.output).then(() => call.resolve(true));
+}
+
+/** (Re)start the daemon's time: a daemon that does not answer in time is stopped, and the next call starts a fresh one. */
+function arm(call: DaemonCall): void {
+  clearTimeout(call.timer);
+  if (call.settled) return;
+  call.timer = setTimeout(() => {
+    const pid = call.daemonPid ?? pidOf(call.place);
+    if (pid !== undefined) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
     }
+    settle(call, false);
+  }, call.timeoutMs);
+}
+
+function onDaemonFrame(call: DaemonCall, frame: Frame): void {
+  switch (frame.kind) {
+    case FRAME.accepted:
+      call.daemonPid = jsonOf<{ pid: number }>(frame).pid;
+      return;
+    case FRAME.stdout:
+    case FRAME.stderr:
+      call.output.push(frame);
+      return;
+    case FRAME.needStdin:
+      // the command reads stdin: what it wrote so far is dropped, and it runs again with it
+      call.output.length = 0;
+      clearTimeout(call.timer); // reading our own stdin is not the daemon's time
+      void sendStdin(call).then(
+        () => arm(call),
+        () => settle(call, false),
+      );
+      return;
+    case FRAME.print:
+      // session memory records a read once its output has reached the reader: print it now
+      clearTimeout(call.timer); // writing our own stdout is not the daemon's time
+      call.printed = true;
+      process.stdout.on('error', () => {}); // a failed write comes back to the daemon as `printed`
+      void writeAll(call.output.splice(0)).then((err) => {
+        call.printFailure = err;
+        if (!call.conn.destroyed) call.conn.write(encodeFrame(FRAME.printed, err ? { code: err.code ?? 'EIO', message: err.message } : {}));
+        arm(call);
+      });
+      return;
+    case FRAME.done: {
+      const { exitCode } = jsonOf<{ exitCode?: unknown }>(frame);
+      if (!Number.isInteger(exitCode)) {
+        settle(call, false);
+        return;
+      }
+      process.exitCode = exitCode as number;
+      settle(call, true);
+      return;
+    }
+    case FRAME.refused:
+      // a daemon of another build has exited: start one of ours for the next call
+      if (jsonOf<{ reason: string }>(frame).reason === 'build') startDaemonAtExit(call.place);
+      settle(call, false);
+      return;
+    default:
+      settle(call, false);
+      return;
+  }
+}
+
+async function sendStdin(call: DaemonCall): Promise<void> {
+  const { MAX_INPUT_BYTES, readStreamCapped } = await import('../../tools/readCapped.js');
+  call.taker ??= new StdinTaker(MAX_INPUT_BYTES);
+  const taken = await call.taker.done;
+  if (call.conn.destroyed) return;
+  try {
+    // the same reading as in process, over what was taken: the same bytes, or the same error
+    const bytes = await readStreamCapped(streamModule().Readable.from(taken.chunks), MAX_INPUT_BYTES, 'stdin');
+    call.conn.write(encodeFrame(FRAME.stdin, bytes));
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    call.conn.write(encodeFrame(FRAME.stdinError, { code: e.code, message: e.message }));
   }
 }

@@ -9,6 +9,7 @@ import { lstatSync, type Stats, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { coreSettingsFromEnv } from '../../env.js';
 import { VERSION } from '../../version.js';
 
 /** The package directory (dist/cli/daemon/ -> the root, as from src/cli/daemon/). */
@@ -81,7 +82,7 @@ function stamp(file: string): string {
 /**
  * What a daemon must share with a client to answer for it: the version, the build (the compiled
  * entry's time stamp: every `tsc` rewrites it), the shipped model's files, the Node binary, and
- * the settings read once when a module loads. A daemon that gets another build's request exits.
+ * the core's settings (read once, as the process starts, from its environment). A daemon that gets another build's request exits.
  */
 export function buildFingerprint(env: NodeJS.ProcessEnv = process.env): string {
   const model = join(PACKAGE_ROOT, 'models', 'default');
@@ -91,7 +92,6 @@ export function buildFingerprint(env: NodeJS.ProcessEnv = process.env): string {
     ...['model.json', 'weights.bin', 'bridge.bin'].map((f) => stamp(join(model, f))),
     process.execPath,
     process.version,
-    env.SKIM_NO_WASM ?? '',
-    env.SKIM_ANALYSIS_CACHE ?? '',
+    JSON.stringify(coreSettingsFromEnv(env)),
   ].join('|');
 }

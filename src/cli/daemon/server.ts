@@ -53,32 +53,15 @@ export function socketAnswers(socket: string): Promise<boolean> {
  * private, another daemon answers there); never resolves while serving.
  */
 export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<string> {
-  const idleMs = envNumber('SKIM_DAEMON_IDLE_MS', DEFAULT_IDLE_MS);
-  const maxRss = envNumber('SKIM_DAEMON_MAX_RSS_MB', DEFAULT_MAX_RSS_MB) * 1024 * 1024;
-  const printWaitMs = envNumber('SKIM_DAEMON_PRINT_WAIT_MS', DEFAULT_PRINT_WAIT_MS);
-  const fingerprint = buildFingerprint();
+  const settings = {
+    idleMs: envNumber('SKIM_DAEMON_IDLE_MS', DEFAULT_IDLE_MS),
+    maxRss: envNumber('SKIM_DAEMON_MAX_RSS_MB', DEFAULT_MAX_RSS_MB) * 1024 * 1024,
+    printWaitMs: envNumber('SKIM_DAEMON_PRINT_WAIT_MS', DEFAULT_PRINT_WAIT_MS),
+    fingerprint: buildFingerprint(),
+  };
   const release = () => rmSync(place.startLock, { force: true });
-
-  try {
-    mkdirSync(place.dir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    release();
-    return `cannot create ${place.dir}: ${(err as Error).message}`;
-  }
-  const dirProblem = checkDir(place.dir);
-  if (dirProblem) return `not starting: ${dirProblem}`;
-  const socketProblem = checkSocket(place.socket);
-  if (socketProblem && socketProblem !== 'missing') {
-    release();
-    return `not starting: ${socketProblem}`;
-  }
-  if (!socketProblem) {
-    if (await socketAnswers(place.socket)) {
-      release();
-      return `a daemon already answers on ${place.socket}`;
-    }
-    rmSync(place.socket, { force: true }); // stale: its daemon is gone
-  }
+  const problem = await placeProblem(place, release);
+  if (problem) return problem;
 
   process.chdir('/'); // hold no directory; each request runs in its own
   const server = net.createServer();
@@ -100,106 +83,170 @@ export async function runDaemon(place: DaemonPlace = daemonPlace()): Promise<str
 
   writeFileSync(place.pidFile, `${process.pid}\n`, { mode: 0o600 });
 
-  const startedAt = Date.now();
-  let served = 0;
-  let queued = 0;
-  const waitingForStdin = new Set<Connection>();
-  let stopping = false;
-  let chain: Promise<void> = Promise.resolve();
-  let idleTimer: NodeJS.Timeout | undefined;
-
-  const shutdown = (code = 0) => {
-    stopping = true;
-    // the socket and pid file, while they are this daemon's (not a successor's)
-    removeIf(place.pidFile, () => readFileSync(place.pidFile, 'utf8').trim() === String(process.pid));
-    removeIf(place.socket, () => statSync(place.socket).ino === ownInode);
-    server.close();
-    for (const c of waitingForStdin) c.close();
-    // whatever is queued is answered first
-    void chain.then(() => process.exit(code));
+  const d: Daemon = {
+    ...settings,
+    place,
+    server,
+    ownInode,
+    startedAt: Date.now(),
+    served: 0,
+    queued: 0,
+    waitingForStdin: new Set(),
+    stopping: false,
+    chain: Promise.resolve(),
+    idleTimer: undefined,
   };
-  const armIdle = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => queued === 0 && waitingForStdin.size === 0 && shutdown(), idleMs);
-  };
-  process.on('SIGTERM', () => shutdown());
-  process.on('SIGINT', () => shutdown());
-  process.on('uncaughtException', () => shutdown(70));
-  process.on('unhandledRejection', () => shutdown(70));
+  process.on('SIGTERM', () => shutdown(d));
+  process.on('SIGINT', () => shutdown(d));
+  process.on('uncaughtException', () => shutdown(d, 70));
+  process.on('unhandledRejection', () => shutdown(d, 70));
+  server.on('connection', (conn) => accept(d, conn));
+  d.chain = d.chain.then(warmUp).then(() => armIdle(d)); // idle from the end of the warm-up
+  return new Promise<string>(() => {}); // serves until it exits
+}
 
-  const info = (): DaemonInfo => ({
+/** Why the daemon cannot listen at `place` ('' when it can: a private directory, no socket or a stale one, removed). */
+async function placeProblem(place: DaemonPlace, release: () => void): Promise<string> {
+  try {
+    mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    release();
+    return `cannot create ${place.dir}: ${(err as Error).message}`;
+  }
+  const dirProblem = checkDir(place.dir);
+  if (dirProblem) return `not starting: ${dirProblem}`;
+  const socketProblem = checkSocket(place.socket);
+  if (socketProblem && socketProblem !== 'missing') {
+    release();
+    return `not starting: ${socketProblem}`;
+  }
+  if (!socketProblem) {
+    if (await socketAnswers(place.socket)) {
+      release();
+      return `a daemon already answers on ${place.socket}`;
+    }
+    rmSync(place.socket, { force: true }); // stale: its daemon is gone
+  }
+  return '';
+}
+
+/** A serving daemon: its settings, its socket, and its queue (one request at a time, in a chain). */
+interface Daemon {
+  place: DaemonPlace;
+  server: net.Server;
+  /** The socket's inode: removed at exit only while it is this daemon's (not a successor's). */
+  ownInode: number;
+  fingerprint: string;
+  idleMs: number;
+  maxRss: number;
+  printWaitMs: number;
+  startedAt: number;
+  served: number;
+  queued: number;
+  waitingForStdin: Set<Connection>;
+  stopping: boolean;
+  chain: Promise<void>;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+function shutdown(d: Daemon, code = 0): void {
+  const { place } = d;
+  d.stopping = true;
+  // the socket and pid file, while they are this daemon's (not a successor's)
+  removeIf(place.pidFile, () => readFileSync(place.pidFile, 'utf8').trim() === String(process.pid));
+  removeIf(place.socket, () => statSync(place.socket).ino === d.ownInode);
+  d.server.close();
+  for (const c of d.waitingForStdin) c.close();
+  // whatever is queued is answered first
+  void d.chain.then(() => process.exit(code));
+}
+
+function armIdle(d: Daemon): void {
+  clearTimeout(d.idleTimer);
+  d.idleTimer = setTimeout(() => d.queued === 0 && d.waitingForStdin.size === 0 && shutdown(d), d.idleMs);
+}
+
+function info(d: Daemon): DaemonInfo {
+  return {
     pid: process.pid,
     version: VERSION,
-    fingerprint,
-    socket: place.socket,
-    startedAt,
-    served,
-    queued,
-    waitingForStdin: waitingForStdin.size,
+    fingerprint: d.fingerprint,
+    socket: d.place.socket,
+    startedAt: d.startedAt,
+    served: d.served,
+    queued: d.queued,
+    waitingForStdin: d.waitingForStdin.size,
     rssBytes: process.memoryUsage.rss(),
-    idleExitMs: idleMs,
-    stopping,
-  });
-
-  /** Queue a request; one that turns out to read stdin waits for it outside the queue, then comes back. */
-  const enqueue = (c: Connection) => {
-    queued++;
-    clearTimeout(idleTimer);
-    chain = chain.then(async () => {
-      const outcome = await c.run();
-      queued--;
-      if (outcome === 'done') served++;
-      if (outcome === 'needs-stdin') {
-        waitingForStdin.add(c);
-        c.whenStdin(() => waitingForStdin.delete(c) && enqueue(c));
-      }
-      if (process.memoryUsage.rss() > maxRss) shutdown();
-      else armIdle();
-    });
+    idleExitMs: d.idleMs,
+    stopping: d.stopping,
   };
+}
 
-  server.on('connection', (conn) => {
-    conn.on('error', () => conn.destroy());
-    const refuse = (r: Refusal) => conn.end(encodeFrame(FRAME.refused, r));
-    let client: Connection | undefined;
-    conn.once('close', () => {
-      if (client && waitingForStdin.delete(client)) armIdle();
-    });
-    readFrames(
-      conn,
-      MAX_INPUT_BYTES + 64 * 1024,
-      (frame) => {
-        if (client) return client.onFrame(frame);
-        if (frame.kind !== FRAME.request || frame.payload.length > MAX_REQUEST_BYTES) return refuse({ reason: 'bad-request' });
-        let body: unknown;
-        try {
-          body = jsonOf(frame);
-        } catch {
-          return refuse({ reason: 'bad-request' });
-        }
-        const op = (body as ControlRequest).op;
-        if (op === 'status') return void conn.end(encodeFrame(FRAME.info, info()));
-        if (op === 'stop') {
-          conn.end(encodeFrame(FRAME.info, { ...info(), stopping: true }));
-          return shutdown();
-        }
-        const req = asRunRequest(body);
-        if (!req) return refuse({ reason: 'bad-request' });
-        if (stopping) return refuse({ reason: 'stopping' });
-        if (req.fingerprint !== fingerprint) {
-          refuse({ reason: 'build', message: 'the package or model changed since this daemon started' });
-          return shutdown();
-        }
-        if (queued >= MAX_QUEUE) return refuse({ reason: 'busy' });
-        client = new Connection(conn, req, printWaitMs);
-        conn.write(encodeFrame(FRAME.accepted, { pid: process.pid }));
-        enqueue(client);
-      },
-      () => conn.destroy(),
-    );
+/** Queue a request; one that turns out to read stdin waits for it outside the queue, then comes back. */
+function enqueue(d: Daemon, c: Connection): void {
+  d.queued++;
+  clearTimeout(d.idleTimer);
+  d.chain = d.chain.then(async () => {
+    const outcome = await c.run();
+    d.queued--;
+    if (outcome === 'done') d.served++;
+    if (outcome === 'needs-stdin') {
+      d.waitingForStdin.add(c);
+      c.whenStdin(() => d.waitingForStdin.delete(c) && enqueue(d, c));
+    }
+    if (process.memoryUsage.rss() > d.maxRss) shutdown(d);
+    else armIdle(d);
   });
-  chain = chain.then(warmUp).then(armIdle); // idle from the end of the warm-up
-  return new Promise<string>(() => {}); // serves until it exits
+}
+
+/** A peer on the socket: its first frame is a control request (status, stop) or a run request; the rest go to its run. */
+function accept(d: Daemon, conn: net.Socket): void {
+  conn.on('error', () => conn.destroy());
+  let client: Connection | undefined;
+  conn.once('close', () => {
+    if (client && d.waitingForStdin.delete(client)) armIdle(d);
+  });
+  readFrames(
+    conn,
+    MAX_INPUT_BYTES + 64 * 1024,
+    (frame) => {
+      if (client) return client.onFrame(frame);
+      client = firstFrame(d, conn, frame);
+    },
+    () => conn.destroy(),
+  );
+}
+
+/** Answer a peer's first frame; the run it starts, if any. */
+function firstFrame(d: Daemon, conn: net.Socket, frame: Frame): Connection | undefined {
+  const refuse = (r: Refusal) => void conn.end(encodeFrame(FRAME.refused, r));
+  if (frame.kind !== FRAME.request || frame.payload.length > MAX_REQUEST_BYTES) return refuse({ reason: 'bad-request' });
+  let body: unknown;
+  try {
+    body = jsonOf(frame);
+  } catch {
+    return refuse({ reason: 'bad-request' });
+  }
+  const op = (body as ControlRequest).op;
+  if (op === 'status') return void conn.end(encodeFrame(FRAME.info, info(d)));
+  if (op === 'stop') {
+    conn.end(encodeFrame(FRAME.info, { ...info(d), stopping: true }));
+    shutdown(d);
+    return undefined;
+  }
+  const req = asRunRequest(body);
+  if (!req) return refuse({ reason: 'bad-request' });
+  if (d.stopping) return refuse({ reason: 'stopping' });
+  if (req.fingerprint !== d.fingerprint) {
+    refuse({ reason: 'build', message: 'the package or model changed since this daemon started' });
+    shutdown(d);
+    return undefined;
+  }
+  if (d.queued >= MAX_QUEUE) return refuse({ reason: 'busy' });
+  const client = new Connection(conn, req, d.printWaitMs);
+  conn.write(encodeFrame(FRAME.accepted, { pid: process.pid }));
+  enqueue(d, client);
+  return client;
 }
 
 function removeIf(file: string, ours: () => boolean): void {

@@ -8,6 +8,7 @@
  * The module is assembled here (no build step); `hiddenKernel()` is null when this runtime cannot
  * compile it, and lamr.ts then uses its JavaScript loop.
  */
+import { coreSettings } from '../settings.js';
 
 // --- a minimal assembler for the one function below ---
 const I32 = 0x7f;
@@ -70,88 +71,94 @@ const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...bo
 const P = { X: 0, n: 1, F: 2, vary: 3, nv: 4, WT: 5, H: 6, bias: 7, out: 8, rowAt: 9, val: 10 };
 const L = { i: 11, k: 12, m: 13, xo: 14, ho: 15, jb: 16, f: 17, h2b: 18, xv: 19, s: 20, acc: 21 };
 
-function body(): number[] {
-  const get = (x: number) => [op.localGet, ...uleb(x)];
-  const set = (x: number) => [op.localSet, ...uleb(x)];
-  const i32 = (v: number) => [op.i32Const, ...sleb(v)];
-  const mem = (align: number) => [...uleb(align), 0];
-  const inc = (x: number, by = 1) => [...get(x), ...i32(by), op.i32Add, ...set(x)];
-  /** for (x = 0; x < limit; x += step) { inner } */
-  const forUp = (x: number, limit: number[], inner: number[], step = 1) => [
-    ...i32(0),
-    ...set(x),
-    op.block,
-    op.void,
-    op.loop,
-    op.void,
-    ...get(x),
-    ...limit,
-    op.i32GeU,
-    op.brIf,
-    1,
-    ...inner,
-    ...inc(x, step),
-    op.br,
+// --- instruction helpers ---
+const get = (x: number) => [op.localGet, ...uleb(x)];
+const set = (x: number) => [op.localSet, ...uleb(x)];
+const i32 = (v: number) => [op.i32Const, ...sleb(v)];
+const mem = (align: number) => [...uleb(align), 0];
+const inc = (x: number, by = 1) => [...get(x), ...i32(by), op.i32Add, ...set(x)];
+/** for (x = 0; x < limit; x += step) { inner } */
+const forUp = (x: number, limit: number[], inner: number[], step = 1) => [
+  ...i32(0),
+  ...set(x),
+  op.block,
+  op.void,
+  op.loop,
+  op.void,
+  ...get(x),
+  ...limit,
+  op.i32GeU,
+  op.brIf,
+  1,
+  ...inner,
+  ...inc(x, step),
+  op.br,
+  0,
+  op.end,
+  op.end,
+];
+/** address of row `index` of a row-major f64 matrix `width` wide at `base` */
+const rowAddress = (base: number, index: number, width: number) => [...get(base), ...get(index), ...get(width), op.i32Mul, ...i32(3), op.i32Shl, op.i32Add];
+/** address of the f64 base[index] */
+const f64At = (base: number, index: number) => [...get(base), ...get(index), ...i32(3), op.i32Shl, op.i32Add];
+/** Per line: m = the number of its non-zero varying features; rowAt[k], val[k] = the k-th one's weight row offset and value. */
+const gather = () => [
+  ...i32(0),
+  ...set(L.m),
+  ...forUp(L.k, get(P.nv), [
+    // f = vary[k]; xv = X[i][f]
+    ...get(P.vary),
+    ...get(L.k),
+    ...i32(2),
+    op.i32Shl,
+    op.i32Add,
+    op.i32Load,
+    ...mem(2),
+    ...set(L.f),
+    ...f64At(L.xo, L.f),
+    op.f64Load,
+    ...mem(3),
+    ...set(L.xv),
+    ...get(L.xv),
+    op.f64Const,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    op.f64Ne,
+    op.if,
+    op.void,
+    // rowAt[m] = f * H * 8; val[m] = xv; m++
+    ...get(P.rowAt),
+    ...get(L.m),
+    ...i32(2),
+    op.i32Shl,
+    op.i32Add,
+    ...get(L.f),
+    ...get(P.H),
+    op.i32Mul,
+    ...i32(3),
+    op.i32Shl,
+    op.i32Store,
+    ...mem(2),
+    ...f64At(P.val, L.m),
+    ...get(L.xv),
+    op.f64Store,
+    ...mem(3),
+    ...inc(L.m),
     op.end,
-    op.end,
-  ];
-  const f64At = (base: number, index: number) => [...get(base), ...get(index), ...i32(3), op.i32Shl, op.i32Add];
-  const gather = [
-    ...i32(0),
-    ...set(L.m),
-    ...forUp(L.k, get(P.nv), [
-      // f = vary[k]; xv = X[i][f]
-      ...get(P.vary),
-      ...get(L.k),
-      ...i32(2),
-      op.i32Shl,
-      op.i32Add,
-      op.i32Load,
-      ...mem(2),
-      ...set(L.f),
-      ...f64At(L.xo, L.f),
-      op.f64Load,
-      ...mem(3),
-      ...set(L.xv),
-      ...get(L.xv),
-      op.f64Const,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      op.f64Ne,
-      op.if,
-      op.void,
-      // rowAt[m] = f * H * 8; val[m] = xv; m++
-      ...get(P.rowAt),
-      ...get(L.m),
-      ...i32(2),
-      op.i32Shl,
-      op.i32Add,
-      ...get(L.f),
-      ...get(P.H),
-      op.i32Mul,
-      ...i32(3),
-      op.i32Shl,
-      op.i32Store,
-      ...mem(2),
-      ...f64At(P.val, L.m),
-      ...get(L.xv),
-      op.f64Store,
-      ...mem(3),
-      ...inc(L.m),
-      op.end,
-    ]),
-  ];
-  /** address of WT[rowAt[k]] + jb */
-  const weightAt = [...get(P.WT), ...get(P.rowAt), ...get(L.k), ...i32(2), op.i32Shl, op.i32Add, op.i32Load, ...mem(2), op.i32Add, ...get(L.jb), op.i32Add];
-  const valK = [...f64At(P.val, L.k), op.f64Load, ...mem(3)];
-  const pairs = forUp(
+  ]),
+];
+/** address of WT[rowAt[k]] + jb */
+const weightAt = () => [...get(P.WT), ...get(P.rowAt), ...get(L.k), ...i32(2), op.i32Shl, op.i32Add, op.i32Load, ...mem(2), op.i32Add, ...get(L.jb), op.i32Add];
+const valK = () => [...f64At(P.val, L.k), op.f64Load, ...mem(3)];
+/** Per line: every pair of hidden units, out[i][j..j+1] = bias + sum of weight x value, two lanes at once. */
+const pairs = () =>
+  forUp(
     L.jb,
     get(L.h2b),
     [
@@ -164,11 +171,11 @@ function body(): number[] {
       ...set(L.acc),
       ...forUp(L.k, get(L.m), [
         ...get(L.acc),
-        ...weightAt,
+        ...weightAt(),
         SIMD,
         ...uleb(simd.v128Load),
         ...mem(3),
-        ...valK,
+        ...valK(),
         SIMD,
         ...uleb(simd.f64x2Splat),
         SIMD,
@@ -187,28 +194,31 @@ function body(): number[] {
     ],
     16,
   );
-  // an odd last unit, one lane
-  const tail = [
-    ...get(P.H),
-    ...i32(1),
-    op.i32And,
-    op.if,
-    op.void,
-    ...get(P.bias),
-    ...get(L.jb),
-    op.i32Add,
-    op.f64Load,
-    ...mem(3),
-    ...set(L.s),
-    ...forUp(L.k, get(L.m), [...get(L.s), ...weightAt, op.f64Load, ...mem(3), ...valK, op.f64Mul, op.f64Add, ...set(L.s)]),
-    ...get(L.ho),
-    ...get(L.jb),
-    op.i32Add,
-    ...get(L.s),
-    op.f64Store,
-    ...mem(3),
-    op.end,
-  ];
+/** Per line: an odd last unit, one lane. */
+const oddUnit = () => [
+  ...get(P.H),
+  ...i32(1),
+  op.i32And,
+  op.if,
+  op.void,
+  ...get(P.bias),
+  ...get(L.jb),
+  op.i32Add,
+  op.f64Load,
+  ...mem(3),
+  ...set(L.s),
+  ...forUp(L.k, get(L.m), [...get(L.s), ...weightAt(), op.f64Load, ...mem(3), ...valK(), op.f64Mul, op.f64Add, ...set(L.s)]),
+  ...get(L.ho),
+  ...get(L.jb),
+  op.i32Add,
+  ...get(L.s),
+  op.f64Store,
+  ...mem(3),
+  op.end,
+];
+
+/** The function's body: its locals, then for each line i the gather, the pairs of hidden units and an odd last one. */
+function body(): number[] {
   const code = [
     // h2b = (H & ~1) * 8
     ...get(P.H),
@@ -217,27 +227,7 @@ function body(): number[] {
     ...i32(3),
     op.i32Shl,
     ...set(L.h2b),
-    ...forUp(L.i, get(P.n), [
-      ...get(P.X),
-      ...get(L.i),
-      ...get(P.F),
-      op.i32Mul,
-      ...i32(3),
-      op.i32Shl,
-      op.i32Add,
-      ...set(L.xo),
-      ...gather,
-      ...get(P.out),
-      ...get(L.i),
-      ...get(P.H),
-      op.i32Mul,
-      ...i32(3),
-      op.i32Shl,
-      op.i32Add,
-      ...set(L.ho),
-      ...pairs,
-      ...tail,
-    ]),
+    ...forUp(L.i, get(P.n), [...rowAddress(P.X, L.i, P.F), ...set(L.xo), ...gather(), ...rowAddress(P.out, L.i, P.H), ...set(L.ho), ...pairs(), ...oddUnit()]),
     op.end,
   ];
   const locals = [3, ...uleb(8), I32, ...uleb(2), F64, ...uleb(1), V128];
@@ -286,11 +276,12 @@ const MAX_BYTES = 256 * 1024 * 1024;
 
 let kernel: HiddenKernel | null | undefined;
 
-/** The compiled kernel, or null when WebAssembly SIMD is not there (or SKIM_NO_WASM is set). */
+/** The compiled kernel, or null when WebAssembly SIMD is not there or the core's settings turn it off (wasmKernel). */
 export function hiddenKernel(): HiddenKernel | null {
+  if (!coreSettings().wasmKernel) return null;
   if (kernel !== undefined) return kernel;
   kernel = null;
-  if (typeof WebAssembly !== 'object' || process.env.SKIM_NO_WASM) return kernel;
+  if (typeof WebAssembly !== 'object') return kernel;
   try {
     const bytes = moduleBytes();
     if (!WebAssembly.validate(bytes)) return kernel;

@@ -4,10 +4,11 @@
  * questions (a warm server, `skim serve`, sees it most): a text analysed before skips its
  * tree-sitter parse and tree walk, about half of a warm prune of a 1,000-line file. Nothing
  * downstream changes an index (derived tables are kept beside it, in WeakMaps), so sharing one
- * between calls gives the same output. Bounded by entries and characters; SKIM_ANALYSIS_CACHE=0
- * turns it off.
+ * between calls gives the same output. Bounded by entries and characters; the core's settings
+ * turn it off (analysisCache: false, SKIM_ANALYSIS_CACHE=0 at the edges).
  */
 import type { Diagnostic } from '../diagnostics.js';
+import { coreSettings } from '../settings.js';
 import type { SyntaxIndex } from '../types.js';
 
 export interface CachedAnalysis {
@@ -22,13 +23,12 @@ const MAX_TOTAL_CHARS = 2_000_000;
 /** An index takes about 15 bytes of heap per character of its text (about 0.45 MB for a 30 KB file). Larger texts are not kept: each would take a large share of the cache. */
 const MAX_ENTRY_CHARS = 500_000;
 
-const enabled = process.env.SKIM_ANALYSIS_CACHE !== '0';
 const entries = new Map<string, CachedAnalysis>();
 let totalChars = 0;
 
 /** The cache key of a segment's lines in a language; null when the text is not to be cached. */
 export function analysisKey(texts: readonly string[], language: string): string | null {
-  if (!enabled) return null;
+  if (!coreSettings().analysisCache) return null;
   let chars = 0;
   for (const t of texts) {
     chars += t.length + 1;

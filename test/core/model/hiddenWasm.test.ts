@@ -13,6 +13,7 @@ import { analyzeQuery } from '../../../src/core/features/queryAnalysis.js';
 import { hiddenKernel } from '../../../src/core/model/hiddenWasm.js';
 import { loadDefaultScorer } from '../../../src/core/model/index.js';
 import { LamrModel } from '../../../src/core/model/lamr.js';
+import { configureCore } from '../../../src/core/settings.js';
 import { buildSyntaxIndex, ensureGrammar } from '../../../src/core/syntax/index.js';
 import { initParams } from '../../../src/train/lamrLoss.js';
 
@@ -23,6 +24,16 @@ describe('hidden layer in WebAssembly', () => {
 
   it('compiles here', () => {
     expect(kernel).not.toBeNull();
+  });
+
+  it('is not used when the core is configured without it (SKIM_NO_WASM at the edges)', () => {
+    configureCore({ wasmKernel: false });
+    try {
+      expect(hiddenKernel()).toBeNull();
+    } finally {
+      configureCore();
+    }
+    expect(hiddenKernel()).toBe(kernel);
   });
 
   it('equals the JavaScript loop on random inputs', () => {

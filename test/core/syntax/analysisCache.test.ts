@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingest } from '../../../src/core/ingest/ingest.js';
 import { createPruner } from '../../../src/core/prune.js';
+import { configureCore } from '../../../src/core/settings.js';
 import { analyse } from '../../../src/core/syntax/analyse.js';
 import { clearAnalysisCache } from '../../../src/core/syntax/analysisCache.js';
 import { detectLanguage } from '../../../src/core/syntax/index.js';
@@ -26,6 +27,19 @@ describe('analysis cache', () => {
     // another text: another index
     const c = await analyse(ingest(`${code}\nx = 1\n`, { path: 'logging.py', detectLanguage }), `${code}\nx = 1\n`, []);
     expect(c[0]!.syntax).not.toBe(a[0]!.syntax);
+  });
+
+  it('is off when the core is configured without it (SKIM_ANALYSIS_CACHE=0 at the edges)', async () => {
+    clearAnalysisCache();
+    configureCore({ analysisCache: false });
+    try {
+      const a = await analyse(ingest(code, { path: 'logging.py', detectLanguage }), code, []);
+      const b = await analyse(ingest(code, { path: 'logging.py', detectLanguage }), code, []);
+      expect(b[0]!.syntax).not.toBe(a[0]!.syntax);
+      expect(b[0]!.syntax).toEqual(a[0]!.syntax);
+    } finally {
+      configureCore();
+    }
   });
 
   it('gives the results of a fresh analysis, whatever ran before', async () => {
