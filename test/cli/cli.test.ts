@@ -197,7 +197,7 @@ describe('skim cat and skim grep', () => {
   });
 
   it('cat says on stderr when the goal hint matches the file only weakly, with what to do', async () => {
-    const r = await skim(['cat', EXAMPLE, '--focus', 'Which function parses the configuration file?']);
+    const r = await skim(['cat', EXAMPLE, '--focus', 'Which function parses the YAML file?']);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(
       /weak match: the best line scores [\d.]+x the threshold against the goal hint \(a long read, \d+ characters\); .*read the range you need/,

@@ -55,6 +55,53 @@ export function stem(word: string): string {
   return w;
 }
 
+/**
+ * Derivational suffixes of stemmed terms, longest first (Porter's steps 2-4, in stem() space, where
+ * a final "e" and "s"/"ing"/"ed" are already gone): "serialization", "serializer" and "serializ(e)"
+ * share the root "serial", "positivity" and "positiv(e)" the root "posit".
+ */
+const DERIVATIONAL = [
+  'ization',
+  'isation',
+  'ational',
+  'ivity',
+  'ation',
+  'ator',
+  'izer',
+  'iser',
+  'ness',
+  'ment',
+  'ity',
+  'ion',
+  'enc',
+  'anc',
+  'abl',
+  'ibl',
+  'al',
+  'er',
+  'or',
+  'iv',
+  'iz',
+  'at',
+];
+/** A root shorter than this is too ambiguous to join words on ("glob(al)", "sign(al)", "head(er)"). */
+export const MIN_ROOT = 5;
+
+/**
+ * The root of a stemmed term: derivational suffixes stripped while at least MIN_ROOT characters
+ * remain ("conditional" -> "condition" -> "condit"). Coarser than stem(): used only to find the
+ * form a file uses for a query word it does not contain.
+ */
+export function rootOf(term: string): string {
+  let w = term;
+  for (;;) {
+    const suffix = DERIVATIONAL.find((x) => w.endsWith(x) && w.length - x.length >= MIN_ROOT);
+    if (!suffix) return w;
+    w = w.slice(0, -suffix.length);
+    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  }
+}
+
 const WORD_RE = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+/g;
 
 /** Raw identifier-like tokens of a text, unsplit ("parse_args", "HTTPError"). */

@@ -4,7 +4,7 @@
  * coverage and bridge mass.
  */
 import type { BridgeTable } from './bridge.js';
-import { rawTokens, termsOfTokens } from './lexical.js';
+import { MIN_ROOT, rawTokens, rootOf, termsOfTokens } from './lexical.js';
 import type { QueryInfo } from './queryAnalysis.js';
 
 /** Each line's raw tokens and its terms as integer ids, with document frequencies over lines. */
@@ -69,7 +69,11 @@ export function lineTerms(lines: string[]): LineTerms {
   return { raw: lineRaw, ids: lineIds, term: termStr, id: termId, df: dfArr, totalLen };
 }
 
-/** The query terms present in the file, indexed 0.., with their idf-weighted query weight. */
+/**
+ * The query terms present in the file, indexed 0.., with their idf-weighted query weight. A query
+ * word the file lacks is matched in the form the file uses (fileVariants), at VARIANT_WEIGHT of its
+ * weight: a hint says "positivity" or "serialization", the code "positive", "serializer".
+ */
 export interface QueryTerms {
   index: Map<string, number>;
   idfW: number[];
@@ -81,6 +85,13 @@ export interface QueryTerms {
   codeMass: number;
 }
 
+/**
+ * Weight of a file's variant of a query word relative to the word itself: below the hint's own
+ * words (a shared root is weaker evidence than the word). Chosen on swebench-dev and goalhint-dev's
+ * own hints (0.5 kept their recall; 1 lost 0.005 of swebench-dev's at 8x; docs/experiments.md).
+ */
+export const VARIANT_WEIGHT = 0.5;
+
 export function queryTerms(q: QueryInfo, lt: LineTerms, n: number): QueryTerms {
   const idf = (t: string): number => {
     const id = lt.id.get(t);
@@ -89,25 +100,51 @@ export function queryTerms(q: QueryInfo, lt: LineTerms, n: number): QueryTerms {
   };
   const index = new Map<string, number>();
   const idfW: number[] = [];
+  const code: number[] = [];
   let mass = 0;
   let maxIdf = 1e-9;
-  for (const [t, w] of q.weight) {
-    if (!lt.id.has(t)) continue;
+  let codeMass = 0;
+  const add = (t: string, v: number, isCode: boolean): void => {
     index.set(t, idfW.length);
-    const v = idf(t) * w;
     idfW.push(v);
+    code.push(isCode ? 1 : 0);
     mass += v;
     if (v > maxIdf) maxIdf = v;
+    if (isCode) codeMass += v;
+  };
+  const absent: string[] = [];
+  for (const [t, w] of q.weight) {
+    if (lt.id.has(t)) add(t, idf(t) * w, q.codeTerms.has(t));
+    else absent.push(t);
   }
+  for (const [c, word] of fileVariants(absent, q, lt)) add(c, idf(c) * q.weight.get(word)! * VARIANT_WEIGHT, q.codeTerms.has(word));
   mass = Math.max(mass, 1e-9);
-  const isCode = new Uint8Array(idfW.length);
-  let codeMass = 0;
-  for (const [t, k] of index) {
-    if (!q.codeTerms.has(t)) continue;
-    isCode[k] = 1;
-    codeMass += idfW[k];
+  return { index, idfW, mass, maxIdf, isCode: Uint8Array.from(code), codeMass };
+}
+
+/**
+ * The file's terms that share a root (rootOf) with a query term the file does not contain, and are
+ * not query terms themselves, each with that query term (the heaviest, when several share the root).
+ */
+function fileVariants(absent: string[], q: QueryInfo, lt: LineTerms): Map<string, string> {
+  const out = new Map<string, string>();
+  const byRoot = new Map<string, string>();
+  for (const t of absent) {
+    const r = rootOf(t);
+    // a root is the term itself or at least MIN_ROOT long: a shorter one has no other form in the file
+    if (r.length < MIN_ROOT) continue;
+    const prev = byRoot.get(r);
+    if (prev === undefined || q.weight.get(t)! > q.weight.get(prev)!) byRoot.set(r, t);
   }
-  return { index, idfW, mass, maxIdf, isCode, codeMass };
+  if (!byRoot.size) return out;
+  // a variant starts with its root: only terms sharing a root's first MIN_ROOT characters are candidates
+  const heads = new Set([...byRoot.keys()].map((r) => r.slice(0, MIN_ROOT)));
+  for (const c of lt.term) {
+    if (!heads.has(c.slice(0, MIN_ROOT)) || q.weight.has(c)) continue;
+    const word = byRoot.get(rootOf(c));
+    if (word !== undefined) out.set(c, word);
+  }
+  return out;
 }
 
 /** Per line: BM25 against the query (all terms, code terms), coverage, bridge mass, term prior. */

@@ -81,6 +81,43 @@ describe('lineFeatures', () => {
   });
 });
 
+describe('query words the file uses in another form', () => {
+  // sympy's assumptions handlers: the hint says "positivity", the code "positive"
+  const handlers = [
+    '@PositivePredicate.register(Pow)',
+    'def _(expr, assumptions):',
+    '    if expr.is_number:',
+    '        return _PositivePredicate_number(expr, assumptions)',
+    '    if ask(Q.positive(expr.base), assumptions):',
+    '        return True',
+    '',
+    '@NegativePredicate.register(Abs)',
+    'def _(expr, assumptions):',
+    '    return ask(Q.zero(expr.args[0]), assumptions)',
+  ];
+  const syntax = buildSimpleSyntaxIndex(handlers, 'python');
+  const features = (query: string) => lineFeatures({ query, lines: handlers, syntax, language: 'python' }, { bridge: emptyBridge() });
+  const at = (X: Float64Array, i: number, name: string) => X[i * NUM_FEATURES + col(name)];
+
+  it('match the form the file uses, weighed below the word itself', () => {
+    const variant = features('positivity of a power');
+    const word = features('positive of a power');
+    for (const i of [0, 3, 4]) expect(at(variant, i, 'bm25_log'), `line ${i + 1}`).toBeGreaterThan(0);
+    for (const i of [1, 5, 7, 8, 9]) expect(at(variant, i, 'bm25_log'), `line ${i + 1}`).toBe(0);
+    expect(at(variant, 4, 'bm25_log')).toBeLessThan(at(word, 4, 'bm25_log'));
+  });
+
+  it('leave a word the file contains alone: its other forms do not join it', () => {
+    const lines = ['def serialize(data):', '    return dumps(data)', '', 'class Serializer:', '    pass'];
+    const X = lineFeatures(
+      { query: 'where does serialize write', lines, syntax: buildSimpleSyntaxIndex(lines, 'python'), language: 'python' },
+      { bridge: emptyBridge() },
+    );
+    expect(at(X, 0, 'bm25_log')).toBeGreaterThan(0);
+    expect(at(X, 3, 'bm25_log')).toBe(0);
+  });
+});
+
 describe('row layout', () => {
   it('names every column once, in FEATURE_NAMES order', () => {
     expect(FEATURE_NAMES.length).toBe(NUM_FEATURES);
