@@ -99,14 +99,18 @@ describe('omitTextAroundMarkers (budget modes: only omits)', () => {
     expect(local[last + 1]).toBe(1);
   });
 
-  it('takes a doc comment out whole, lines kept for their score too', async () => {
+  /** guzzle's Client.php, everything kept, with the first line of the constructor's doc comment. */
+  async function guzzleDocComment() {
     await ensureGrammar('php');
     const lines = fixture('guzzle_Client.php');
-    const syntax = buildSyntaxIndex(lines, 'php');
     const open = lines.indexOf('    /**', 24);
+    return { lines, syntax: buildSyntaxIndex(lines, 'php'), open, local: new Uint8Array(lines.length).fill(1) };
+  }
+
+  it('takes a doc comment out whole, lines kept for their score too', async () => {
+    const { lines, syntax, open, local } = await guzzleDocComment();
     const close = lines.indexOf('     */', open);
     expect(lines[open + 1]).toContain('Clients accept an array of constructor parameters.');
-    const local = new Uint8Array(lines.length).fill(1);
     // a run inside the comment (its example) omitted, the lines around it kept
     for (let k = open + 6; k <= open + 11; k++) local[k] = 0;
     omitTextAroundMarkers(local, reasonsOf(local), syntax, () => true);
@@ -116,11 +120,7 @@ describe('omitTextAroundMarkers (budget modes: only omits)', () => {
   });
 
   it("never keeps a line, and leaves a run that touches the comment's edge alone", async () => {
-    await ensureGrammar('php');
-    const lines = fixture('guzzle_Client.php');
-    const syntax = buildSyntaxIndex(lines, 'php');
-    const open = lines.indexOf('    /**', 24);
-    const local = new Uint8Array(lines.length).fill(1);
+    const { syntax, open, local } = await guzzleDocComment();
     // from the comment's opener on: a marker there stands outside the comment
     for (let k = open; k <= open + 11; k++) local[k] = 0;
     const before = [...local];
