@@ -13,7 +13,7 @@ import type { PruneJob, Selection, Whole } from './pipeline/types.js';
 import { READ_POLICY, type ReadGate } from './policy/readPolicy.js';
 import { renderResult } from './render/result.js';
 import { wholeOf } from './render/whole.js';
-import { createRepairer } from './repair/repairer.js';
+import { createRepairer, materializeStyle } from './repair/repairer.js';
 import { checkPruneRequest } from './request.js';
 import { resolveScorer, type ScorerChoice } from './score/resolveScorer.js';
 import { scoreLines } from './score/scoreLines.js';
@@ -88,7 +88,7 @@ async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Doc
   // need; threshold mode also brings whole signatures, decorators, and the imports/definitions of
   // used names. Keeping all but what the session has seen needs no more than syntax either.
   const measure = input.mode.kind === 'budget' ? input.mode.measure : TOKENS;
-  const repairer = createRepairer(doc, analyses, { repair: job.repair, economy: plan.strategy !== 'threshold', measure, chars: job.code.length });
+  const repairer = createRepairer(doc, analyses, { repair: job.repair, ...materializeStyle(plan.strategy), measure, chars: job.code.length });
   let selection: Selection | Whole;
   if (plan.strategy === 'keep-all') selection = selectAllButSeen(doc, repairer, plan.why, round4(scored.docScore));
   else if (input.mode.kind === 'budget')

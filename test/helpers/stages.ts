@@ -6,9 +6,9 @@ import { admit } from '../../src/core/ingest/admit.js';
 import { ingestInput } from '../../src/core/ingest/ingestInput.js';
 import { TOKENS } from '../../src/core/layout/measure.js';
 import { readRequest } from '../../src/core/pipeline/job.js';
-import type { Ingested, PruneJob, ScoredLines } from '../../src/core/pipeline/types.js';
+import type { Ingested, PruneJob, ScoredLines, SelectionPlan } from '../../src/core/pipeline/types.js';
 import { READ_POLICY } from '../../src/core/policy/readPolicy.js';
-import { createRepairer, type Repairer } from '../../src/core/repair/repairer.js';
+import { createRepairer, materializeStyle, type Repairer } from '../../src/core/repair/repairer.js';
 import { createHeuristicScorer } from '../../src/core/score/heuristic.js';
 import { scoreLines } from '../../src/core/score/scoreLines.js';
 import type { SegmentAnalysis } from '../../src/core/syntax/analyse.js';
@@ -25,7 +25,8 @@ export interface StagedInput {
   input: Ingested;
   analyses: SegmentAnalysis[];
   scored: ScoredLines;
-  repairer: (economy: boolean) => Repairer;
+  /** The repairer prune() would make for a plan of this strategy. */
+  repairer: (strategy: SelectionPlan['strategy']) => Repairer;
 }
 
 /** Every stage up to and including scoring (the request must be admitted: not empty, binary or oversized). */
@@ -37,7 +38,8 @@ export async function stagesThroughScore(req: PruneRequest, scorer: Scorer = cre
   const analyses = await analyse(input.doc, req.code, job.diagnostics);
   const scored = scoreLines(job, input, analyses);
   const measure = input.mode.kind === 'budget' ? input.mode.measure : TOKENS;
-  const repairer = (economy: boolean) => createRepairer(input.doc, analyses, { repair: req.repair ?? true, economy, measure, chars: req.code.length });
+  const repairer = (strategy: SelectionPlan['strategy']) =>
+    createRepairer(input.doc, analyses, { repair: req.repair ?? true, ...materializeStyle(strategy), measure, chars: req.code.length });
   return { job, input, analyses, scored, repairer };
 }
 

@@ -22,6 +22,13 @@ export interface MaterializeOptions {
    * owners of clauses), not whole signatures, decorators or the definitions of used names.
    */
   economy: boolean;
+  /**
+   * The selection is a budget's: lines may be dropped, never added, for where markers fall (none
+   * inside a comment or string), and markers count the definitions they hide (named later with
+   * what the budget leaves). Not for a read kept whole but for what session memory folds: those
+   * lines are the read's, and only lines shown before may go.
+   */
+  budget: boolean;
   measure: Measure;
 }
 
@@ -70,7 +77,7 @@ export function materializeSelection(
       const markerInfo = {
         lineComment: a.info.lineComment,
         placeholders: new Map(),
-        ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: economy } : {}),
+        ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: opts.budget } : {}),
       };
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
@@ -100,7 +107,7 @@ export function materializeSelection(
     if (repairHere && anyBanned) dropOrphans(local, a.syntax);
     // Budget modes: no marker inside a comment or string, by omitting what holds it (threshold
     // mode keeps the gap instead: placeMarkers). Dropped headers take their bodies with them.
-    if (repairHere && economy && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun) > 0) dropOrphans(local, a.syntax);
+    if (repairHere && opts.budget && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun) > 0) dropOrphans(local, a.syntax);
     let placeholders: Map<number, Placeholder> = new Map();
     if (repairHere) {
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
@@ -117,7 +124,7 @@ export function materializeSelection(
     // Names cost tokens a budget would rather spend on lines (economy: budget modes): there the
     // candidates' markers only count the definitions they hide, and the chosen output's get names
     // with what the lines left of the budget (select/markerNames.ts).
-    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: economy } : {}) };
+    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: opts.budget } : {}) };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };

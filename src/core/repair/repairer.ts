@@ -4,7 +4,7 @@
  */
 
 import type { Measure } from '../layout/measure.js';
-import type { Materialize, Materialized } from '../pipeline/types.js';
+import type { Materialize, Materialized, SelectionPlan } from '../pipeline/types.js';
 import type { SegmentAnalysis } from '../syntax/analyse.js';
 import type { Document } from '../types.js';
 import { type FixOutcome, type FixWork, fixSyntax, fixWorkFor } from './fixSyntax.js';
@@ -25,16 +25,29 @@ export interface Repairer {
 
 export interface RepairerOptions {
   repair: boolean;
-  /** See MaterializeOptions.economy. */
+  /** See MaterializeOptions.economy and .budget. */
   economy: boolean;
+  budget: boolean;
   measure: Measure;
   /** Characters of the input: the fixes' parsing work is a multiple of it. */
   chars: number;
 }
 
+/**
+ * How a selection strategy materializes: threshold mode brings back what readability needs and
+ * keeps a gap rather than mark it inside a comment; a read kept whole but for what session memory
+ * folds, and a budget, bring back only what syntax needs; only a budget drops lines for where
+ * markers fall.
+ */
+export function materializeStyle(strategy: SelectionPlan['strategy']): { economy: boolean; budget: boolean } {
+  return { economy: strategy !== 'threshold', budget: strategy === 'budget' };
+}
+
 export function createRepairer(doc: Document, analyses: SegmentAnalysis[], opts: RepairerOptions): Repairer {
-  const materializeUnrepaired = createMaterialize(doc, analyses, { repair: false, economy: opts.economy, measure: opts.measure });
-  const materialize = opts.repair ? createMaterialize(doc, analyses, { repair: true, economy: opts.economy, measure: opts.measure }) : materializeUnrepaired;
+  const materializeUnrepaired = createMaterialize(doc, analyses, { repair: false, economy: opts.economy, budget: opts.budget, measure: opts.measure });
+  const materialize = opts.repair
+    ? createMaterialize(doc, analyses, { repair: true, economy: opts.economy, budget: opts.budget, measure: opts.measure })
+    : materializeUnrepaired;
   // Syntax repair re-parses the output after each fix, and a large file has many error sites:
   // its parsing is bounded by a multiple of the input (linear time).
   const work = fixWorkFor(opts.chars);

@@ -13,7 +13,7 @@ describe('explainLines', () => {
     const s = await stagesThroughScore({ code, query: 'q', explain: true, language: 'python', keepSmall: false }, frozenScorer(keep));
     const seeds = new Uint8Array(22);
     seeds[1] = 1;
-    const chosen = createMaterialize(s.input.doc, s.analyses, { repair: true, economy: true, measure: TOKENS })(seeds);
+    const chosen = createMaterialize(s.input.doc, s.analyses, { repair: true, economy: true, budget: true, measure: TOKENS })(seeds);
     const lines = explainLines(s.input.doc, s.scored, chosen, chosen.mask);
     expect(lines[1]).toEqual({ line: 2, score: 0.00123, kept: true, reason: 'score' });
     expect(lines[0]).toMatchObject({ line: 1, kept: true, reason: 'repair:header' });
@@ -22,7 +22,7 @@ describe('explainLines', () => {
 
   it("a line shown only because the input came back whole is kept for reason 'whole'", async () => {
     const s = await stagesThroughScore({ code, query: 'q', explain: true }, frozenScorer([]));
-    const chosen = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, measure: TOKENS })(new Uint8Array(22));
+    const chosen = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, budget: true, measure: TOKENS })(new Uint8Array(22));
     expect(explainLines(s.input.doc, s.scored, chosen, new Uint8Array(22).fill(1))[3]).toMatchObject({ kept: true, reason: 'whole' });
   });
 });

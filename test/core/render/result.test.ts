@@ -12,7 +12,7 @@ const threshold: SelectionPlan = { kind: 'plan', strategy: 'threshold', decision
 
 async function thresholdCase(scores: number[]) {
   const s = await stagesThroughScore({ code, query: 'q', threshold: 0.5 }, frozenScorer(scores, 0.123456));
-  const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer(false));
+  const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer('threshold'));
   if (sel.kind !== 'selected') throw new Error('whole');
   return { ...s, sel };
 }
@@ -51,7 +51,7 @@ describe('renderResult', () => {
 
   it('threshold mode: an output that saves no tokens returns the input whole, with the scores when asked', async () => {
     const s = await stagesThroughScore({ code, query: 'q', threshold: 0.5, explain: true }, frozenScorer([]));
-    const all = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: false, measure: TOKENS })(new Uint8Array(240).fill(1));
+    const all = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: false, budget: false, measure: TOKENS })(new Uint8Array(240).fill(1));
     const r = renderResult(s.job, s.input, s.scored, threshold, { kind: 'selected', chosen: all, thresholdInfo: { threshold: 0.5, calibratedThreshold: 0.5 } });
     expect(r.text).toBe(code);
     expect(r.omitted).toEqual([]);
@@ -61,7 +61,7 @@ describe('renderResult', () => {
 
   it('budget mode: a selection with no line gets the budget diagnostic, unless selection gave one', async () => {
     const s = await stagesThroughScore({ code, tokens: 20 }, frozenScorer([]));
-    const none = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, measure: TOKENS })(new Uint8Array(240));
+    const none = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, budget: true, measure: TOKENS })(new Uint8Array(240));
     const plan: SelectionPlan = { kind: 'plan', strategy: 'budget', decision: null };
     const r = renderResult(s.job, s.input, s.scored, plan, { kind: 'selected', chosen: none });
     expect(r.warnings).toEqual(['budget of 20 tokens too small to keep any line with the context it needs: every line omitted']);
@@ -72,7 +72,7 @@ describe('renderResult', () => {
 
   it('budget mode in characters: the diagnostic names characters, not tokens', async () => {
     const s = await stagesThroughScore({ code, maxChars: 100 }, frozenScorer([]));
-    const none = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, measure: CHARS })(new Uint8Array(240));
+    const none = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, budget: true, measure: CHARS })(new Uint8Array(240));
     const plan: SelectionPlan = { kind: 'plan', strategy: 'budget', decision: null };
     const r = renderResult(s.job, s.input, s.scored, plan, { kind: 'selected', chosen: none });
     expect(r.warnings).toEqual(['budget of 100 characters too small to keep any line with the context it needs: every line omitted']);

@@ -13,7 +13,7 @@ const code = ['def f():', '    s = """', ...body, '    """', '    return s', '',
 
 async function broken() {
   const s = await stagesThroughScore({ code, language: 'python' });
-  const materialize = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, measure: TOKENS });
+  const materialize = createMaterialize(s.input.doc, s.analyses, { repair: false, economy: true, budget: true, measure: TOKENS });
   const seeds = new Uint8Array(s.input.doc.lines.length);
   seeds[0] = seeds[22] = seeds[25] = seeds[26] = 1;
   return { ...s, materialize, seeds, start: materialize(seeds) };

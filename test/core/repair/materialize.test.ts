@@ -29,7 +29,7 @@ async function setup() {
 describe('materialize', () => {
   it('repair brings back the headers a kept line needs; markers stand for the rest; cost is measured', async () => {
     const { input, analyses, seeds } = await setup();
-    const m = createMaterialize(input.doc, analyses, { repair: true, economy: true, measure: TOKENS })(seeds);
+    const m = createMaterialize(input.doc, analyses, { repair: true, economy: true, budget: true, measure: TOKENS })(seeds);
     expect(m.reasons[4]).toBe('score');
     expect(m.mask[0]).toBe(1);
     expect(m.mask[1]).toBe(1);
@@ -41,7 +41,7 @@ describe('materialize', () => {
 
   it('without repair only the seeds (and gaps no dearer than their marker) are kept', async () => {
     const { input, analyses, seeds } = await setup();
-    const m = createMaterialize(input.doc, analyses, { repair: false, economy: true, measure: TOKENS })(seeds);
+    const m = createMaterialize(input.doc, analyses, { repair: false, economy: true, budget: true, measure: TOKENS })(seeds);
     expect(m.mask[0]).toBe(0);
     expect(m.mask[4]).toBe(1);
   });
@@ -50,7 +50,7 @@ describe('materialize', () => {
     const { input, analyses, seeds } = await setup();
     const banned = new Uint8Array(input.doc.lines.length);
     banned[1] = 1; // `def f(self):`
-    const m = createMaterialize(input.doc, analyses, { repair: true, economy: true, measure: TOKENS })(seeds, banned);
+    const m = createMaterialize(input.doc, analyses, { repair: true, economy: true, budget: true, measure: TOKENS })(seeds, banned);
     expect(m.mask[1]).toBe(0);
     expect(m.mask[4]).toBe(0);
   });

@@ -28,7 +28,7 @@ describe('selectWithinBudget', () => {
       const s = await stagesThroughScore({ code, ratio, language: 'python' }, frozenScorer(scores));
       const limit = Math.floor(s.input.tokensIn / ratio);
       const diagnostics: Diagnostic[] = [];
-      const sel = selectWithinBudget(s.input.doc, s.analyses, s.scored, { limit, measure: TOKENS }, s.repairer(true), diagnostics);
+      const sel = selectWithinBudget(s.input.doc, s.analyses, s.scored, { limit, measure: TOKENS }, s.repairer('budget'), diagnostics);
       const text = joinPieces(sel.chosen.pieces);
       expect(countTokens(text)).toBeLessThanOrEqual(limit);
       expect(sel.chosen.mask[44]).toBe(1);
@@ -39,14 +39,14 @@ describe('selectWithinBudget', () => {
 
   it('counts characters for maxChars', async () => {
     const s = await stagesThroughScore({ code, maxChars: 400 }, frozenScorer(scores));
-    const sel = selectWithinBudget(s.input.doc, s.analyses, s.scored, { limit: 400, measure: CHARS }, s.repairer(true), []);
+    const sel = selectWithinBudget(s.input.doc, s.analyses, s.scored, { limit: 400, measure: CHARS }, s.repairer('budget'), []);
     expect(joinPieces(sel.chosen.pieces).length).toBeLessThanOrEqual(400);
   });
 
   it('a budget that not even a marker fits: the input collapses to its marker, with a diagnostic', async () => {
     const s = await stagesThroughScore({ code, tokens: 3 }, frozenScorer(scores));
     const diagnostics: Diagnostic[] = [];
-    const sel = selectWithinBudget(s.input.doc, s.analyses, s.scored, { limit: 3, measure: TOKENS }, s.repairer(true), diagnostics);
+    const sel = selectWithinBudget(s.input.doc, s.analyses, s.scored, { limit: 3, measure: TOKENS }, s.repairer('budget'), diagnostics);
     expect(joinPieces(sel.chosen.pieces)).toBe('# ... 240 lines omitted (1-240)\n');
     expect(diagnostics.map((d) => d.code)).toEqual(['budget-too-small']);
     expect(diagnostics[0].message).toMatch(/^budget of 3 tokens is too small even for a marker/);

@@ -10,17 +10,38 @@ describe('selectAllButSeen', () => {
     const seen = new Uint8Array(40);
     for (let i = 8; i < 16; i++) seen[i] = 1;
     s.input.doc.seen = seen;
-    const sel = selectAllButSeen(s.input.doc, s.repairer(true), undefined, 0);
+    const sel = selectAllButSeen(s.input.doc, s.repairer('keep-all'), undefined, 0);
     if (sel.kind !== 'selected') throw new Error('whole');
     const text = joinPieces(sel.chosen.pieces);
     expect(text).toContain('# ... 8 lines unchanged since an earlier read (9-16)');
     expect([...sel.chosen.mask].filter((v) => v === 0)).toHaveLength(8);
   });
 
+  it('folds only what was seen, even inside a docstring: no unseen line goes for where its marker falls', async () => {
+    const doc = [
+      'def parse(text):',
+      '    """Parse text.',
+      '',
+      ...Array.from({ length: 8 }, (_, i) => `    Step ${i}: the text is read.`),
+      '    """',
+      '    return text.split()',
+      '',
+    ];
+    const code = `${doc.join('\n')}\n${pythonFunctions(12)}`;
+    const s = await stagesThroughScore({ code });
+    const seen = new Uint8Array(doc.length + 12);
+    for (let i = 4; i < 8; i++) seen[i] = 1;
+    s.input.doc.seen = seen;
+    const sel = selectAllButSeen(s.input.doc, s.repairer('keep-all'), undefined, 0);
+    if (sel.kind !== 'selected') throw new Error('whole');
+    // a budget would take the docstring out whole (budget.test.ts); a read kept whole loses only lines it showed before
+    sel.chosen.mask.forEach((v, i) => expect([i, v]).toEqual([i, seen[i] ? 0 : 1]));
+  });
+
   it('without seen lines, the output is the input', async () => {
     const code = pythonFunctions(12);
     const s = await stagesThroughScore({ code });
-    const sel = selectAllButSeen(s.input.doc, s.repairer(true), undefined, 0);
+    const sel = selectAllButSeen(s.input.doc, s.repairer('keep-all'), undefined, 0);
     expect(sel.kind === 'selected' && joinPieces(sel.chosen.pieces)).toBe(code);
   });
 });

@@ -23,7 +23,7 @@ async function plainOutput(measure: Measure, re: RegExp) {
   const s = await stagesThroughScore({ code: FLASK, language: 'python', ...(measure === CHARS ? { maxChars: 100_000 } : { tokens: 100_000 }) });
   const doc = s.input.doc;
   const seeds = Uint8Array.from(doc.lines, (l) => (re.test(l.text) ? 1 : 0));
-  const plain = createMaterialize(doc, s.analyses, { repair: true, economy: true, measure })(seeds);
+  const plain = createMaterialize(doc, s.analyses, { repair: true, economy: true, budget: true, measure })(seeds);
   const named = plain.pieces.map((p) => namedMarkerText(doc, p));
   return { doc, plain, named, length: measure.exact(joinPieces(plain.pieces)) };
 }

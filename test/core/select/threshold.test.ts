@@ -10,7 +10,7 @@ const scores = Array.from({ length: 240 }, (_, i) => (i === 6 || i === 42 ? 0.9 
 describe('selectAboveThreshold', () => {
   it("keeps the lines at or over τ and what repair needs of them; reports τ and the scorer's own", async () => {
     const s = await stagesThroughScore({ code, query: 'q', threshold: 0.5 }, frozenScorer(scores));
-    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer(false));
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer('threshold'));
     if (sel.kind !== 'selected') throw new Error('whole');
     expect(sel.thresholdInfo).toEqual({ threshold: 0.5, calibratedThreshold: 0.5 });
     const kept = [...sel.chosen.mask.keys()].filter((i) => sel.chosen.mask[i]);
@@ -21,17 +21,17 @@ describe('selectAboveThreshold', () => {
 
   it("scales the scorer's τ by the read policy, or reads a relative threshold", async () => {
     const s = await stagesThroughScore({ code, query: 'q' }, frozenScorer(scores));
-    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'calibrated' }, { tauScale: 0.01, label: 'x' }, s.repairer(false));
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'calibrated' }, { tauScale: 0.01, label: 'x' }, s.repairer('threshold'));
     expect(sel.kind === 'selected' && sel.thresholdInfo).toEqual({ threshold: 0.005, calibratedThreshold: 0.5 });
     const rel = await stagesThroughScore({ code, query: 'q', relativeThreshold: 1 }, frozenScorer(scores));
-    const relSel = selectAboveThreshold(rel.job, rel.input.doc, rel.scored, { kind: 'relative', relative: 1 }, null, rel.repairer(false));
+    const relSel = selectAboveThreshold(rel.job, rel.input.doc, rel.scored, { kind: 'relative', relative: 1 }, null, rel.repairer('threshold'));
     expect(relSel.kind === 'selected' && relSel.thresholdInfo?.threshold).toBeCloseTo(1);
   });
 
   it('a scorer whose threshold is not a probability returns the input whole, with a diagnostic', async () => {
     const bad: Scorer = { ...frozenScorer(scores), defaultThreshold: 5 };
     const s = await stagesThroughScore({ code, query: 'q' }, bad);
-    expect(selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'calibrated' }, null, s.repairer(false))).toMatchObject({
+    expect(selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'calibrated' }, null, s.repairer('threshold'))).toMatchObject({
       kind: 'whole',
       why: { code: 'scorer-threshold-unusable', message: 'scorer frozen has no usable threshold (5): returned unchanged' },
     });
