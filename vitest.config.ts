@@ -12,7 +12,7 @@ export default defineConfig({
     // every core (vitest's default leaves one to its main process, which mostly waits: on 2 cores
     // that ran one test file at a time)
     maxWorkers: availableParallelism(),
-    // the binary's runs in tests do their work in process and leave no daemon behind; test/cli/daemon.test.ts turns it on
+    // the binary's runs in tests do their work in process and leave no daemon behind; test/cli/daemon.*.test.ts turn it on
     env: { SKIM_DAEMON: '0' },
   },
 });
