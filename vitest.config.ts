@@ -1,9 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer.js';
+
+/**
+ * The files that change process-wide state (module mocks, process.env, process.exitCode) each run
+ * in a fresh worker; every other file shares its worker's modules with the files before it (no
+ * fresh import of the core and its model per file: about a second of start-up each).
+ */
+const ISOLATED = [
+  'test/tools/sessionStore.test.ts', // vi.mock('node:crypto')
+  'test/train/syntaxSource.test.ts', // vi.doMock, vi.resetModules
+  'test/data/synth.test.ts', // process.env
+  'test/bench/smoke.test.ts', // the program on this process (process.exitCode)
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // the tests that run bin/skim.js need dist/ built from the current sources
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 60_000,
@@ -14,5 +26,10 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // the binary's runs in tests do their work in process and leave no daemon behind; test/cli/daemon.*.test.ts turn it on
     env: { SKIM_DAEMON: '0' },
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', ...ISOLATED.map((f) => `!${f}`)], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+    ],
   },
 });

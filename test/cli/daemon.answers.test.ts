@@ -43,10 +43,10 @@ describe.skipIf(!built)('the daemon', () => {
   });
   afterAll(() => stopDaemons());
 
-  it('answers every read command with the bytes, stderr and exit code of in-process work', () => {
+  it('answers every read command with the bytes, stderr and exit code of in-process work', async () => {
     const before = status(dir)!;
     for (const [what, args, input] of CASES) {
-      const want = inProcess(args, input);
+      const want = await inProcess(args, input);
       const got = skim(args, dir, { input });
       expect({ what, ...got }).toEqual({ what, ...want });
     }
@@ -116,7 +116,7 @@ describe.skipIf(!built)('the daemon', () => {
       [['prune', 'examples/logging.py', '--query', 'how are log levels set?']],
     ];
     const got = await Promise.all(jobs.map(([args, input]) => skimAsync(args, dir, input).done));
-    jobs.forEach(([args, input], i) => expect(got[i]).toEqual(inProcess(args, input)));
+    for (const [i, [args, input]] of jobs.entries()) expect(got[i]).toEqual(await inProcess(args, input));
     expect(status(dir)!.served).toBe(before.served + jobs.length);
   });
 
@@ -125,10 +125,10 @@ describe.skipIf(!built)('the daemon', () => {
     const slow = skimAsync(['grep', '-n', 'def '], dir);
     await until(() => status(dir)?.waiting === 1, 'the request waits for stdin');
     const args = ['cat', 'examples/logging.py', '--focus', Q];
-    expect(skim(args, dir)).toEqual(inProcess(args));
+    expect(skim(args, dir)).toEqual(await inProcess(args));
     expect(status(dir)!.served).toBe(before.served + 1);
     slow.child.stdin!.end(LOGGING);
-    expect(await slow.done).toEqual(inProcess(['grep', '-n', 'def '], LOGGING));
+    expect(await slow.done).toEqual(await inProcess(['grep', '-n', 'def '], LOGGING));
     expect(status(dir)!.served).toBe(before.served + 2);
   });
 
@@ -141,7 +141,7 @@ describe.skipIf(!built)('the daemon', () => {
       c.on('error', () => resolve());
     });
     const args = ['cat', 'examples/logging.py', '--focus', Q];
-    expect(skim(args, dir)).toEqual(inProcess(args));
+    expect(skim(args, dir)).toEqual(await inProcess(args));
     expect(status(dir)!.served).toBe(before.served + 1);
   });
 });

@@ -3,13 +3,14 @@
  * a stale or foreign socket, a socket directory that is not private, a daemon of another build)
  * leaves the CLI doing the work itself, with the bytes of in-process work; the daemon exits when
  * idle and is off with SKIM_DAEMON=0. Each test starts its own daemon (in its own socket
- * directory) and stops it. Needs a built dist/, as bin/skim.js does.
+ * directory) and stops it, but for the three refusals, which leave theirs as they found it and share
+ * one. Needs a built dist/, as bin/skim.js does.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   alive,
   BIN,
@@ -31,11 +32,11 @@ import {
 
 // Each test spawns tens of processes: on a loaded machine that takes minutes. The limit is there to
 // catch a hang, not to time anything.
-vi.setConfig({ testTimeout: 300_000 });
-
-afterEach(() => stopDaemons());
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 describe.skipIf(!built)('the daemon', () => {
+  afterEach(() => stopDaemons());
+
   it('a reader slow to take the output holds the daemon no longer than the print wait: the output is whole, the read not recorded', async () => {
     const dir = daemonDir();
     const before = await started(dir, { SKIM_DAEMON_PRINT_WAIT_MS: '200' });
@@ -56,7 +57,7 @@ describe.skipIf(!built)('the daemon', () => {
     await until(() => status(dir)!.served === before.served + 1, 'the daemon finished the read without its print');
     writeFileSync(go, '');
     expect(await exited).toBe(0);
-    expect(out).toBe(inProcess(['cat', file]).out);
+    expect(out).toBe((await inProcess(['cat', file])).out);
     const next = skim(['cat', file, '--focus', 'Which function returns x plus three?'], dir, { env: session });
     expect(next.out).not.toMatch(/unchanged since an earlier read/);
     expect(status(dir)!.served).toBe(before.served + 2);
@@ -72,7 +73,7 @@ describe.skipIf(!built)('the daemon', () => {
     process.kill(pid, 'SIGKILL');
     await until(() => !alive(pid), 'the daemon is gone');
     run.child.stdin!.end(LOGGING);
-    expect(await run.done).toEqual(inProcess(args, LOGGING));
+    expect(await run.done).toEqual(await inProcess(args, LOGGING));
   });
 
   it('stops a daemon that does not answer in time and answers in process', async () => {
@@ -80,7 +81,7 @@ describe.skipIf(!built)('the daemon', () => {
     const { pid } = await started(dir);
     process.kill(pid, 'SIGSTOP'); // accepts connections (the kernel does), answers nothing
     const args = ['cat', 'examples/logging.py', '--focus', Q];
-    expect(skim(args, dir, { env: { SKIM_DAEMON_TIMEOUT_MS: '300' } })).toEqual(inProcess(args));
+    expect(skim(args, dir, { env: { SKIM_DAEMON_TIMEOUT_MS: '300' } })).toEqual(await inProcess(args));
     await until(() => !alive(pid), 'the daemon was stopped');
   });
 
@@ -92,37 +93,17 @@ describe.skipIf(!built)('the daemon', () => {
     const sock = readdirSync(dir).find((f) => f.endsWith('.sock'));
     expect(sock).toBeDefined(); // left behind
     const args = ['cat', 'examples/logging.py', '--focus', Q];
-    expect(skim(args, dir)).toEqual(inProcess(args));
+    expect(skim(args, dir)).toEqual(await inProcess(args));
     const next = await until(() => status(dir), 'a new daemon answers');
     expect(next.pid).not.toBe(pid);
   });
 
-  it.each([
-    ['a socket with group/other permissions', (_dir: string, sock: string) => chmodSync(sock, 0o666)],
-    ['a socket owned by another user', (_dir: string, sock: string) => chownSync(sock, 12345, 12345)],
-    ['a socket directory others can enter', (dir: string) => chmodSync(dir, 0o755)],
-  ])('refuses %s: the CLI works in process and leaves it alone', async (_what, spoil) => {
-    if (_what.includes('another user') && process.getuid?.() !== 0) return; // chown needs root
-    const dir = daemonDir();
-    const before = await started(dir);
-    const sock = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.sock'))!);
-    spoil(dir, sock);
-    const mode = statSync(sock).mode;
-    const args = ['grep', '-n', 'records', 'examples', '--focus', Q];
-    expect(skim(args, dir)).toEqual(inProcess(args));
-    expect(statSync(sock).mode).toBe(mode);
-    chmodSync(dir, 0o700);
-    chownSync(sock, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
-    chmodSync(sock, 0o600);
-    expect(status(dir)).toEqual({ ...before, queued: 0, waiting: 0 }); // it was never asked
-  });
-
-  it('does not start in a socket directory that is not private', () => {
+  it('does not start in a socket directory that is not private', async () => {
     const dir = daemonDir();
     mkdirSync(dir, { mode: 0o777 });
     chmodSync(dir, 0o777);
     const args = ['cat', 'examples/logging.py', '--focus', Q];
-    expect(skim(args, dir)).toEqual(inProcess(args));
+    expect(skim(args, dir)).toEqual(await inProcess(args));
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -132,12 +113,12 @@ describe.skipIf(!built)('the daemon', () => {
     // a setting read once at load is part of the build fingerprint, as the version and model are
     const other = { SKIM_ANALYSIS_CACHE: '0' };
     const args = ['prune', 'examples/logging.py', '--query', Q];
-    expect(skim(args, dir, { env: other })).toEqual(inProcess(args));
+    expect(skim(args, dir, { env: other })).toEqual(await inProcess(args));
     const next = await until(() => {
       const s = status(dir);
       return s && s.pid !== pid ? s : null;
     }, 'a daemon of the other build answers');
-    expect(skim(args, dir, { env: other })).toEqual(inProcess(args));
+    expect(skim(args, dir, { env: other })).toEqual(await inProcess(args));
     expect(status(dir)!.served).toBe(next.served + 1);
   });
 
@@ -148,7 +129,7 @@ describe.skipIf(!built)('the daemon', () => {
     skim(['cat', 'examples/logging.py', '--focus', Q], dir, { env: { SKIM_DAEMON_IDLE_MS: '1500' } });
     const pid = await until(() => {
       const file = readdirSync(dir).find((f) => f.endsWith('.pid'));
-      return file && Number(readFileSync(path.join(dir, file), 'utf8'));
+      return file ? Number(readFileSync(path.join(dir, file), 'utf8')) : 0;
     }, 'the daemon writes its pid');
     await until(() => !alive(pid), 'the daemon exited');
     expect(socketIn(dir)).toBeUndefined();
@@ -160,5 +141,34 @@ describe.skipIf(!built)('the daemon', () => {
     skim(['cat', 'examples/logging.py', '--focus', Q], dir, { env: { SKIM_DAEMON: '0' } });
     expect(existsSync(dir)).toBe(false);
     expect(skim(['daemon', 'status'], dir).code).toBe(1);
+  });
+});
+
+describe.skipIf(!built)('the daemon, with a socket or socket directory that is not private', () => {
+  // one daemon for the three: each test puts its socket and directory back as they were
+  let dir = '';
+  beforeAll(async () => {
+    dir = daemonDir();
+    await started(dir);
+  });
+  afterAll(() => stopDaemons());
+
+  it.each([
+    ['a socket with group/other permissions', (_dir: string, sock: string) => chmodSync(sock, 0o666)],
+    ['a socket owned by another user', (_dir: string, sock: string) => chownSync(sock, 12345, 12345)],
+    ['a socket directory others can enter', (dir: string) => chmodSync(dir, 0o755)],
+  ])('refuses %s: the CLI works in process and leaves it alone', async (_what, spoil) => {
+    if (_what.includes('another user') && process.getuid?.() !== 0) return; // chown needs root
+    const before = status(dir)!;
+    const sock = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.sock'))!);
+    spoil(dir, sock);
+    const mode = statSync(sock).mode;
+    const args = ['grep', '-n', 'records', 'examples', '--focus', Q];
+    expect(skim(args, dir)).toEqual(await inProcess(args));
+    expect(statSync(sock).mode).toBe(mode);
+    chmodSync(dir, 0o700);
+    chownSync(sock, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+    chmodSync(sock, 0o600);
+    expect(status(dir)).toEqual({ ...before, queued: 0, waiting: 0 }); // it was never asked
   });
 });

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runSkim } from './cli.js';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const BIN = path.join(ROOT, 'bin/skim.js');
@@ -64,18 +65,22 @@ export function skim(args: string[], dir: string | null, opts: { input?: string;
   return { out: untimed(r.stdout), err: untimed(r.stderr), code: r.status };
 }
 
-const inProcessRuns = new Map<string, Run>();
+const inProcessRuns = new Map<string, Promise<Run>>();
 
 /**
- * What `skim ARGS` answers in process (the daemon off): the answer the daemon's must equal. A
+ * What `skim ARGS` answers in process, without a daemon: the answer the daemon's must equal. The
+ * modules themselves, run in this process (test/helpers/cli.ts; that the built binary's own runs
+ * answer the same is test/cli/bundle.test.ts's), with none of this process's SKIM_ settings. A
  * command without session memory gives the same output for the same arguments and input (and the
  * files it reads are not changed by these tests), so each is run once per test file.
  */
-export function inProcess(args: string[], input?: string): Run {
+export function inProcess(args: string[], input?: string): Promise<Run> {
   const key = JSON.stringify([args, input ?? '']);
   let run = inProcessRuns.get(key);
   if (!run) {
-    run = skim(args, null, { input });
+    const env: Record<string, string | undefined> = {};
+    for (const k of Object.keys(process.env)) if (k.startsWith('SKIM_')) env[k] = undefined;
+    run = runSkim(args, { input, env }).then((r) => ({ out: untimed(r.stdout), err: untimed(r.stderr), code: r.status }));
     inProcessRuns.set(key, run);
   }
   return run;
