@@ -1,8 +1,10 @@
 /**
  * The order test files start in: the longest first, so that neither worker is left with one of
  * them at the end while the other is idle (vitest's own order follows the durations of earlier runs
- * on this machine when it has them, and otherwise the files' sizes). With `--sequence.shuffle` the
- * files are shuffled (by its seed), to show that no file depends on the ones before it in its worker.
+ * on this machine when it has them, and otherwise the files' sizes). With a seed
+ * (`--sequence.seed=N`) the files run in an order shuffled by it instead, to show that no file
+ * depends on the ones before it in its worker (the tests within a file keep their order: some build
+ * on the one before, as a session does).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -30,9 +32,9 @@ function random(seed: number): () => number {
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const { shuffle, seed } = this.ctx.config.sequence;
-    if (shuffle) {
-      const next = random(seed ?? 0);
+    const { seed } = this.ctx.config.sequence;
+    if (seed !== undefined) {
+      const next = random(seed);
       const out = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : 1));
       for (let i = out.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));
