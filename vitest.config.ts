@@ -4,8 +4,8 @@ import LongestFirst from './test/sequencer.js';
 
 /**
  * The files that change process-wide state (module mocks, process.env, process.exitCode) each run
- * in a fresh worker; every other file shares its worker's modules with the files before it (no
- * fresh import of the core and its model per file: about a second of start-up each).
+ * in a fresh worker; every other file shares its worker's modules with the files before it (the
+ * core and its model are imported once per worker, not once per file: docs/experiments.md, "Tests").
  */
 const ISOLATED = [
   'test/tools/sessionStore.test.ts', // vi.mock('node:crypto')
@@ -28,7 +28,10 @@ export default defineConfig({
     env: { SKIM_DAEMON: '0' },
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', ...ISOLATED.map((f) => `!${f}`)], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts', ...ISOLATED.map((f) => `!${f}`)], isolate: false, setupFiles: ['test/processState.ts'] },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
   },
