@@ -10,6 +10,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The longest files, longest first (`npx vitest run --reporter=json`: endTime - startTime per file). */
 const LONGEST = [
+  // 63 s over all of ../shared (SKIM_TEST_CORPUS=shared, CI's run); a few seconds over the shipped slice
+  'test/core/prune.property.test.ts',
   'test/cli/daemon.lifecycle.test.ts',
   'test/core/prune.fuzz.test.ts',
   'test/cli/daemon.answers.test.ts',
