@@ -324,7 +324,9 @@ async function acquire(lock: string, pid: number, waitMs: number): Promise<boole
       // the holder just released it: try again
     }
     if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, wait));
+    // a random part of the backoff: waiters that began together would otherwise all try again
+    // at once, one of them win, and the rest sleep a whole backoff again (one handoff per 50 ms)
+    await new Promise((r) => setTimeout(r, 1 + Math.random() * wait));
   }
 }
 

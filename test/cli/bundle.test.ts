@@ -16,7 +16,7 @@ const Q = 'caplog.get_records() is frozen after caplog.clear() is called: where 
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('SKIM_')) delete env[k];
-  env.SKIM_DAEMON = '0'; // the bundle itself, not a daemon (test/cli/daemon.test.ts)
+  env.SKIM_DAEMON = '0'; // the bundle itself, not a daemon (test/cli/daemon.*.test.ts)
   return env;
 }
 
