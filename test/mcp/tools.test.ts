@@ -123,7 +123,7 @@ describe('read_file', () => {
   it("passes the read policy's doubt on as a note: a weak match, with what to do", async () => {
     const out = await readFileTool(ws, realPrune, {
       path: 'pkg/caplog.py',
-      context_focus_question: 'Which function parses the configuration file?',
+      context_focus_question: 'Which function parses the YAML file?',
       limit: 2000,
     });
     expect(out).toMatch(/^\[skim: weak match: the best line scores [\d.]+x the threshold against the goal hint .*read the range you need\]$/m);

@@ -45,7 +45,7 @@ describe('prune() says when unsure (the shipped model, a real 826-line file)', (
   });
 
   it('a hint the file barely matches: weak-match', async () => {
-    expect(await codes('Which function parses the configuration file?')).toEqual(['weak-match']);
+    expect(await codes('Which function parses the YAML file?')).toEqual(['weak-match']);
   });
 
   it('a hint nothing matches: only nothing-relevant (the whole file omitted says it already)', async () => {
@@ -53,8 +53,8 @@ describe('prune() says when unsure (the shipped model, a real 826-line file)', (
   });
 
   it('a budget or an explicit threshold is the caller asking: no doubt', async () => {
-    expect(await codes('Which function parses the configuration file?', { ratio: 4 })).toEqual([]);
-    expect(await codes('Which function parses the configuration file?', { threshold: 0.0005 })).not.toContain('weak-match');
+    expect(await codes('Which function parses the YAML file?', { ratio: 4 })).toEqual([]);
+    expect(await codes('Which function parses the YAML file?', { threshold: 0.0005 })).not.toContain('weak-match');
     expect(await codes('Where is the date format read?', { threshold: 0.0005 })).not.toContain('long-read');
   });
 });
