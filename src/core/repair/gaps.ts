@@ -71,6 +71,9 @@ export const TEXT_GAP_KEEP_MAX = 6;
  *     for no more than itself.
  * `sameRun(a, b)`: segment lines a and b may share a marker (session memory splits runs where
  * "seen before" changes). `banned` lines stay omitted. A segment with nothing kept is left alone.
+ * `onlyKeep` (a read kept whole but for what session memory folds, whose other lines are the
+ * read's to show): lines are only ever kept, never omitted: a run inside a comment is kept
+ * whatever its length, and blank lines between two markers stay.
  */
 export function placeMarkers(
   local: Uint8Array,
@@ -78,6 +81,7 @@ export function placeMarkers(
   syntax: SyntaxIndex,
   sameRun: (a: number, b: number) => boolean,
   banned?: (k: number) => boolean,
+  onlyKeep = false,
 ): number {
   const n = local.length;
   if (!local.includes(1)) return 0;
@@ -100,7 +104,7 @@ export function placeMarkers(
     const [open, close, code] = block;
     let scored = false;
     for (let k = open; k <= close && !scored; k++) scored = local[k] === 1 && reasons[k] === 'score';
-    if (code || j - i + 1 <= TEXT_GAP_KEEP_MAX || scored) keep(i, j);
+    if (onlyKeep || code || j - i + 1 <= TEXT_GAP_KEEP_MAX || scored) keep(i, j);
     else
       for (let k = open; k <= close; k++) {
         local[k] = 0;
@@ -109,7 +113,7 @@ export function placeMarkers(
   });
   // 2. blank lines between two markers
   forEachRun(local, 1, sameRun, (i, j) => {
-    if (i === 0 || j === n - 1 || !sameRun(i - 1, j + 1)) return;
+    if (onlyKeep || i === 0 || j === n - 1 || !sameRun(i - 1, j + 1)) return;
     for (let k = i; k <= j; k++) if (kind(k) !== 'blank' || reasons[k] === 'score') return;
     for (let k = i; k <= j; k++) {
       local[k] = 0;

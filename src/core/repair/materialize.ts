@@ -87,12 +87,14 @@ export function materializeSelection(
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
-      // (threshold mode: under a budget, keeping and dropping lines here turned the budget search
-      // away from lines it would have kept)
-      if (repairHere && !economy) {
-        if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned) > 0) {
+      // Threshold mode keeps and drops lines for where markers fall; a read kept whole but for
+      // session memory's folds only keeps (its other lines are the read's); a budget only drops,
+      // below (keeping lines here turned the budget search away from lines it would have kept).
+      if (repairHere && !opts.budget) {
+        const onlyKeep = economy;
+        if (placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, onlyKeep) > 0) {
           repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
-          placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
+          placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, onlyKeep);
         }
       }
     }

@@ -17,7 +17,7 @@ describe('selectAllButSeen', () => {
     expect([...sel.chosen.mask].filter((v) => v === 0)).toHaveLength(8);
   });
 
-  it('folds only what was seen, even inside a docstring: no unseen line goes for where its marker falls', async () => {
+  it('folds only what was seen, and never inside a docstring: such a fold is shown again, no unseen line goes', async () => {
     const doc = [
       'def parse(text):',
       '    """Parse text.',
@@ -29,13 +29,20 @@ describe('selectAllButSeen', () => {
     ];
     const code = `${doc.join('\n')}\n${pythonFunctions(12)}`;
     const s = await stagesThroughScore({ code });
-    const seen = new Uint8Array(doc.length + 12);
-    for (let i = 4; i < 8; i++) seen[i] = 1;
-    s.input.doc.seen = seen;
-    const sel = selectAllButSeen(s.input.doc, s.repairer('keep-all'), undefined, 0);
-    if (sel.kind !== 'selected') throw new Error('whole');
-    // a budget would take the docstring out whole (budget.test.ts); a read kept whole loses only lines it showed before
-    sel.chosen.mask.forEach((v, i) => expect([i, v]).toEqual([i, seen[i] ? 0 : 1]));
+    const fold = (from: number, to: number) => {
+      const seen = new Uint8Array(doc.length + 12);
+      for (let i = from; i <= to; i++) seen[i] = 1;
+      s.input.doc.seen = seen;
+      const sel = selectAllButSeen(s.input.doc, s.repairer('keep-all'), undefined, 0);
+      if (sel.kind !== 'selected') throw new Error('whole');
+      return sel.chosen.mask;
+    };
+    // lines 5-8, inside the docstring: a marker there would sit in the string; a budget would take
+    // the docstring out whole (budget.test.ts); a read kept whole shows them again
+    expect([...fold(4, 7)].every((v) => v === 1)).toBe(true);
+    // the whole docstring seen (lines 2-12): it folds, its marker outside the string
+    const mask = fold(1, 11);
+    mask.forEach((v, i) => expect([i, v]).toEqual([i, i >= 1 && i <= 11 ? 0 : 1]));
   });
 
   it('without seen lines, the output is the input', async () => {
