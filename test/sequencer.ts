@@ -7,6 +7,8 @@
  * on the one before, as a session does).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+// the same seed, the same order
+import { mulberry32 } from '../src/train/lamrLoss.js';
 
 /** The longest files, longest first (`npx vitest run --reporter=json`: endTime - startTime per file). */
 const LONGEST = [
@@ -20,23 +22,11 @@ const LONGEST = [
   'test/server/redisSessions.test.ts',
 ];
 
-/** A small seeded generator (mulberry32): the same seed, the same order. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { seed } = this.ctx.config.sequence;
     if (seed !== undefined) {
-      const next = random(seed);
+      const next = mulberry32(seed);
       const out = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : 1));
       for (let i = out.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));

@@ -11,8 +11,8 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BIN, built, daemonDir, envFor, inProcess, LOGGING, Q, ROOT, skim, skimAsync, started, status, stopDaemons, until } from '../helpers/daemon.js';
+import { describe, expect, it, vi } from 'vitest';
+import { BIN, built, envFor, inProcess, LOGGING, Q, ROOT, skim, skimAsync, status, until, useStartedDaemon } from '../helpers/daemon.js';
 
 // Each test spawns tens of processes: on a loaded machine that takes minutes. The limit is there to
 // catch a hang, not to time anything.
@@ -37,11 +37,9 @@ const CASES: [string, string[], string?][] = [
 
 describe.skipIf(!built)('the daemon', () => {
   let dir = '';
-  beforeAll(async () => {
-    dir = daemonDir();
-    await started(dir);
+  useStartedDaemon((d) => {
+    dir = d;
   });
-  afterAll(() => stopDaemons());
 
   it('answers every read command with the bytes, stderr and exit code of in-process work', async () => {
     const before = status(dir)!;

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   alive,
   BIN,
@@ -28,6 +28,7 @@ import {
   status,
   stopDaemons,
   until,
+  useStartedDaemon,
 } from '../helpers/daemon.js';
 
 // Each test spawns tens of processes: on a loaded machine that takes minutes. The limit is there to
@@ -147,11 +148,9 @@ describe.skipIf(!built)('the daemon', () => {
 describe.skipIf(!built)('the daemon, with a socket or socket directory that is not private', () => {
   // one daemon for the three: each test puts its socket and directory back as they were
   let dir = '';
-  beforeAll(async () => {
-    dir = daemonDir();
-    await started(dir);
+  useStartedDaemon((d) => {
+    dir = d;
   });
-  afterAll(() => stopDaemons());
 
   it.each([
     ['a socket with group/other permissions', (_dir: string, sock: string) => chmodSync(sock, 0o666)],

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { runSkim } from './cli.js';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -140,4 +141,14 @@ export async function started(dir: string, env: Record<string, string> = {}): Pr
   skim(['cat', 'examples/logging.py', '--focus', Q], dir, { env });
   await until(() => socketIn(dir), 'the daemon listens');
   return until(() => status(dir), 'the daemon answers');
+}
+
+/** One warm daemon for a describe block, in a private socket directory, handed to `use` before the block's tests run. */
+export function useStartedDaemon(use: (dir: string) => void): void {
+  beforeAll(async () => {
+    const dir = daemonDir();
+    await started(dir);
+    use(dir);
+  });
+  afterAll(() => stopDaemons());
 }
