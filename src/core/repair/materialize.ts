@@ -123,9 +123,10 @@ export function materializeSelection(
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
-    // Names cost tokens a budget would rather spend on lines (economy: budget modes): there the
-    // candidates' markers only count the definitions they hide, and the chosen output's get names
-    // with what the lines left of the budget (select/markerNames.ts).
+    // Names cost tokens a budget would rather spend on lines: there the candidates' markers only
+    // count the definitions they hide, and the chosen output's get names with what the lines left
+    // of the budget (select/markerNames.ts). A read kept whole names nothing: its folds hold lines
+    // the agent was shown before.
     infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: opts.budget } : {}) };
   });
   const pieces = layout(doc, mask, infos);
