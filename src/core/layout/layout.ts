@@ -26,10 +26,12 @@ export interface SegmentRenderInfo {
   placeholders: Map<number, Placeholder>;
   /** The segment's syntax index: markers sit at the depth of what they hide. */
   syntax?: SyntaxIndex;
-  /** Markers name the definitions they hide (from `syntax`). */
-  names?: boolean;
-  /** Markers that name nothing count the definitions they hide ("3 definitions"): the budget modes' cheap form, named later where the budget leaves room. */
-  countHidden?: boolean;
+  /**
+   * What markers say of the definitions they hide (from `syntax`): their names, or their count
+   * ("3 definitions": the budget modes' cheap form, named later where the budget leaves room).
+   * Unset: nothing.
+   */
+  hidden?: 'named' | 'counted';
 }
 
 export interface RenderPiece {
@@ -140,7 +142,7 @@ function runShape(doc: Document, run: OmittedRun, info: SegmentRenderInfo | unde
   const e = run.end - base;
   // (a run whose code the parser saw no statement start in, such as code under a C preprocessor
   // conditional, still names the definitions inside it; it ends none: lastCode -1)
-  const names = info?.names ? hiddenDefinitions(syntax!, s, e, lastCode) : info?.countHidden ? hiddenCount(syntax!, s, e) : '';
+  const names = info?.hidden === 'named' ? hiddenDefinitions(syntax!, s, e, lastCode) : info?.hidden === 'counted' ? hiddenCount(syntax!, s, e) : '';
   return { indent, names };
 }
 
@@ -296,8 +298,8 @@ export function markerText(doc: Document, run: OmittedRun, info: SegmentRenderIn
  */
 export function namedMarkerText(doc: Document, piece: RenderPiece): string | null {
   const info = piece.marker?.info;
-  if (!piece.run || !info?.syntax || info.names || !info.lineComment) return null;
-  const named = markerText(doc, piece.run, { ...info, names: true }, piece.marker!.placeholder);
+  if (!piece.run || !info?.syntax || info.hidden === 'named' || !info.lineComment) return null;
+  const named = markerText(doc, piece.run, { ...info, hidden: 'named' }, piece.marker!.placeholder);
   return named === piece.line ? null : named;
 }
 

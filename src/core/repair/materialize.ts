@@ -48,6 +48,11 @@ export function materializeSelection(
   banned?: Uint8Array,
 ): Materialized {
   const { economy } = opts;
+  // Names cost tokens a budget would rather spend on lines: there the candidates' markers only
+  // count the definitions they hide, and the chosen output's get names with what the lines left
+  // of the budget (select/markerNames.ts). A read kept whole names nothing: its folds hold lines
+  // the agent was shown before.
+  const hidden: SegmentRenderInfo['hidden'] = !economy ? 'named' : opts.budget ? 'counted' : undefined;
   const n = doc.lines.length;
   const mask = new Uint8Array(n);
   const reasons: (KeepReason | undefined)[] = new Array(n);
@@ -77,7 +82,7 @@ export function materializeSelection(
       const markerInfo = {
         lineComment: a.info.lineComment,
         placeholders: new Map(),
-        ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: opts.budget } : {}),
+        ...(repairHere ? { syntax: a.syntax, hidden } : {}),
       };
       const gapCosts: GapCosts = {
         line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
@@ -123,11 +128,7 @@ export function materializeSelection(
       mask[idx] = local[k];
       reasons[idx] = localReasons[k];
     });
-    // Names cost tokens a budget would rather spend on lines: there the candidates' markers only
-    // count the definitions they hide, and the chosen output's get names with what the lines left
-    // of the budget (select/markerNames.ts). A read kept whole names nothing: its folds hold lines
-    // the agent was shown before.
-    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, names: !economy, countHidden: opts.budget } : {}) };
+    infos[s] = { lineComment: a.info.lineComment, placeholders, ...(repairHere ? { syntax: a.syntax, hidden } : {}) };
   });
   const pieces = layout(doc, mask, infos);
   return { mask, reasons, pieces, cost: opts.measure.estimate(pieces) };
