@@ -20,13 +20,13 @@ const out = path.join(dist, 'skim-read.cjs');
 const cache = `${out}.cache`;
 rmSync(cache, { force: true });
 
+/** Both bundles: one CommonJS file for Node 20. */
+const cjsForNode = { bundle: true, platform: 'node', format: 'cjs', target: 'node20' };
+
 await build({
+  ...cjsForNode,
   entryPoints: [path.join(dist, 'cli', 'readMain.js')],
   outfile: out,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
   // ES modules are strict; so is the bundle. import.meta.url is the bundle's own URL (dist/, as the modules' was)
   banner: { js: `"use strict";\nconst __skimMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
   define: { 'import.meta.url': '__skimMetaUrl' },
@@ -61,12 +61,9 @@ const launcher = path.join(dist, 'skim-launch.cjs');
 /** A file of dist/ as the bundle names it: relative to dist/, with forward slashes. */
 const inDist = (file) => path.relative(dist, file).split(path.sep).join('/');
 await build({
+  ...cjsForNode,
   entryPoints: [path.join(dist, 'cli', 'launch.js')],
   outfile: launcher,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
   banner: { js: `"use strict";\nconst __skimUrlOf = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, file)).href;` },
   plugins: [
     {
