@@ -120,7 +120,8 @@ export function materializeSelection(
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
         // a body kept whole can leave a blank line alone between kept lines: no marker for that
-        if (!economy) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned);
+        // (a budget's markers are settled: it only drops; a read kept whole only keeps)
+        if (!opts.budget) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, economy);
         placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       }
     }

@@ -45,6 +45,20 @@ describe('selectAllButSeen', () => {
     mask.forEach((v, i) => expect([i, v]).toEqual([i, i >= 1 && i <= 11 ? 0 : 1]));
   });
 
+  it('a one-line body shown again for its placeholder leaves no marker for the blank line after it', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 10; i++) lines.push(`def f${i}(x):`, `    return x * ${i} + ${i} * ${i} - ${i}`, '');
+    const code = `${lines.join('\n')}\n`;
+    const s = await stagesThroughScore({ code });
+    // f1's body and the blank after it were seen: the body comes back (a placeholder would cost
+    // more), and the blank line left alone between kept lines comes back too, not a marker for it
+    const seen = new Uint8Array(lines.length + 1);
+    seen[4] = seen[5] = 1;
+    s.input.doc.seen = seen;
+    const sel = selectAllButSeen(s.input.doc, s.repairer('keep-all'), undefined, 0);
+    expect(sel.kind === 'selected' && joinPieces(sel.chosen.pieces)).toBe(code);
+  });
+
   it('without seen lines, the output is the input', async () => {
     const code = pythonFunctions(12);
     const s = await stagesThroughScore({ code });
