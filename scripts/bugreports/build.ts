@@ -15,10 +15,11 @@
  * files at these commits).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { readAllRecords } from '../../src/bench/cases.js';
 import { splitLines } from '../../src/train/datasets.js';
 import { loadSyntaxSource } from '../../src/train/syntaxSource.js';
 import { expandRanges, missingHeaders } from '../teacher/build-cases.js';
@@ -50,14 +51,6 @@ export interface BugLabel {
   support: [number, number][];
 }
 
-const readLines = (path: string) => {
-  const raw = readFileSync(path);
-  return (path.endsWith('.gz') ? gunzipSync(raw) : raw)
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l.trim());
-};
-
 async function main(): Promise<void> {
   const { values: args } = parseArgs({
     options: {
@@ -69,9 +62,9 @@ async function main(): Promise<void> {
     },
   });
   if (!args.mirrors || !args.out) throw new Error('usage: --mirrors DIR --out FILE');
-  const cases = readLines(args.cases).map((l) => JSON.parse(l) as StoredCase);
+  const cases = await readAllRecords<StoredCase>(args.cases);
   const labels = new Map<string, BugLabel>();
-  for (const l of readLines(args.labels).map((x) => JSON.parse(x) as BugLabel)) labels.set(`${l.id}\0${l.path}`, l);
+  for (const l of await readAllRecords<BugLabel>(args.labels)) labels.set(`${l.id}\0${l.path}`, l);
   const syntax = await loadSyntaxSource();
   const out: string[] = [];
   let labelled = 0;

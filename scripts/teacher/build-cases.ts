@@ -16,10 +16,11 @@
  * (start to end of a multi-line signature) from skim's own syntax index.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { readAllRecords } from '../../src/bench/cases.js';
 import type { SyntaxIndex } from '../../src/core/types.js';
 import { hash32, splitLines } from '../../src/train/datasets.js';
 import { loadSyntaxSource } from '../../src/train/syntaxSource.js';
@@ -106,22 +107,14 @@ async function main(): Promise<void> {
   if (!args.out) throw new Error('missing --out');
   if (!args.mirrors) throw new Error('missing --mirrors');
   const { labels: labelsPath, review: reviewPath, 'goal-hints-only': goalHintsOnly, mirrors, out } = args;
-  const readLines = (path: string) => {
-    const raw = readFileSync(path);
-    return (path.endsWith('.gz') ? gunzipSync(raw) : raw)
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l.trim());
-  };
   // labels the hand check found wrong are left out
   const rejected = new Set<string>();
   if (existsSync(reviewPath)) {
-    for (const line of readLines(reviewPath)) {
-      const r = JSON.parse(line) as { batch: string; path: string; query: string; verdict: string };
+    for (const r of await readAllRecords<{ batch: string; path: string; query: string; verdict: string }>(reviewPath)) {
       if (r.verdict === 'bad') rejected.add(`${r.batch}\0${r.path}\0${r.query}`);
     }
   }
-  const all = readLines(labelsPath).map((l) => JSON.parse(l) as TeacherLabel);
+  const all = await readAllRecords<TeacherLabel>(labelsPath);
   const labels = all.filter((l) => !rejected.has(`${l.batch}\0${l.path}\0${l.query}`));
 
   const contents = new Map<string, string | null>();

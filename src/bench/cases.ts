@@ -183,6 +183,13 @@ export async function* readJsonRecords(file: string): AsyncGenerator<{ rec: Json
   }
 }
 
+/** Every record of a .jsonl or .jsonl.gz file, in order (for files that fit in memory). */
+export async function readAllRecords<T = Json>(file: string): Promise<T[]> {
+  const out: T[] = [];
+  for await (const { rec } of readJsonRecords(file)) out.push(rec as T);
+  return out;
+}
+
 /** Stream the cases of a .jsonl or .jsonl.gz file, at most `limit`. */
 export async function* readCases(file: string, limit = Infinity): AsyncGenerator<BenchCase> {
   let n = 0;

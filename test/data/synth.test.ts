@@ -122,7 +122,7 @@ describe('skim data synth against a fake endpoint', () => {
   it('keeps valid replies, re-asks after malformed JSON, drops out-of-range and whole-chunk answers, survives 429 and a timeout', async () => {
     const c = corpus('c1', ['good.py', 'malformed.py', 'outofrange.py', 'whole.py', 'ratelimit.py', 'slow.py']);
     const out = join(dir, 'c1.jsonl');
-    process.env.SKIM_TEST_SECRET = 'sk-test-123';
+    const before = calls.length; // the other tests of this block send no key
     const s = await runSynth({ ...base, corpus: c, endpoint, out, apiKey: 'sk-test-123', priceIn: 1, priceOut: 2 });
     const recs = read(out);
     expect(recs.map((r) => r.files[0].path).sort()).toEqual(['good.py', 'malformed.py', 'ratelimit.py', 'slow.py']);
@@ -134,7 +134,7 @@ describe('skim data synth against a fake endpoint', () => {
     expect(s.teacher.failures.timeout).toBe(1);
     expect(s.teacher.promptTokens).toBe(100 * (s.teacher.requests - 2)); // the 429 and the timed-out reply carry no usage
     expect(s.costUsd).toBeCloseTo((s.teacher.promptTokens * 1 + s.teacher.completionTokens * 2) / 1e6, 9);
-    expect(calls.every((x) => x.auth === 'Bearer sk-test-123')).toBe(true);
+    expect(calls.slice(before).every((x) => x.auth === 'Bearer sk-test-123')).toBe(true);
     expect(JSON.stringify(s)).not.toContain('sk-test-123');
     // records in the teacher-train layout, lines inside the file, readable by the trainer
     const r = recs.find((x) => x.files[0].path === 'good.py')!;

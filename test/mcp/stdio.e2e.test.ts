@@ -51,7 +51,8 @@ afterAll(async () => {
   fx?.cleanup();
 });
 
-describe('skim mcp over stdio', () => {
+// One agent's session over one connection, in order (a read folds against the reads before it): never shuffled.
+describe('skim mcp over stdio', { shuffle: false }, () => {
   it('lists read_file and grep with descriptions that teach the goal hint', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
