@@ -9,7 +9,7 @@ import { ingestInput } from './ingest/ingestInput.js';
 import { TOKENS } from './layout/measure.js';
 import { readRequest } from './pipeline/job.js';
 import { round4 } from './pipeline/round.js';
-import type { Ingested, PruneJob, Selection, Whole } from './pipeline/types.js';
+import type { PruneJob, Selection, Whole } from './pipeline/types.js';
 import { READ_POLICY, type ReadGate } from './policy/readPolicy.js';
 import { renderResult } from './render/result.js';
 import { wholeOf } from './render/whole.js';
@@ -22,7 +22,7 @@ import { selectAllButSeen } from './select/keepAll.js';
 import { planSelection, selectionScores } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
 import { rememberShown } from './session/shown.js';
-import { analyse, releaseTrees, type SegmentAnalysis } from './syntax/analyse.js';
+import { analyse } from './syntax/analyse.js';
 import type { Document, PruneRequest, PruneResult, Scorer } from './types.js';
 
 export { queryAsRead } from './pipeline/job.js';
@@ -80,21 +80,6 @@ async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Doc
   const whole = (w: Whole) => ({ result: wholeOf(job, w, tokensIn, doc), doc });
   if (input.keepAll && !doc.seen) return whole({ kind: 'whole', why: input.keepAll.why, score: 1 });
   const analyses = await analyse(doc, job.code, job.diagnostics);
-  try {
-    return stagesAfterAnalysis(job, input, analyses, whole);
-  } finally {
-    // the input's trees served the syntax fix's parses of the output; they live in WebAssembly memory
-    releaseTrees(analyses);
-  }
-}
-
-function stagesAfterAnalysis(
-  job: PruneJob,
-  input: Ingested,
-  analyses: SegmentAnalysis[],
-  whole: (w: Whole) => { result: PruneResult; doc: Document },
-): { result: PruneResult; doc: Document | null } {
-  const { doc } = input;
   // what selection ranks by: weak files collapsed, pinned lines pinned (the scorer's scores untouched)
   const scored = selectionScores(doc, scoreLines(job, input, analyses), job.pinLines);
   const plan = planSelection(job, input, scored);

@@ -8,8 +8,6 @@ export const work = {
   parses: 0,
   /** Characters of those texts. */
   parsedChars: 0,
-  /** Of those parses, the ones that re-used an edited earlier tree (reparseLines). */
-  reparses: 0,
   /** Pair ranks scanned by byte-pair merging (o200k mergeCount): quadratic in a pre-token's length. */
   bpeSteps: 0,
   /** Characters given to the o200k tokenizer (countO200k): a text counted twice shows here twice. */
@@ -30,7 +28,6 @@ export function workSince(before: WorkCounts): WorkCounts {
   return {
     parses: work.parses - before.parses,
     parsedChars: work.parsedChars - before.parsedChars,
-    reparses: work.reparses - before.reparses,
     bpeSteps: work.bpeSteps - before.bpeSteps,
     tokenizedChars: work.tokenizedChars - before.tokenizedChars,
     bodyBytesRead: work.bodyBytesRead - before.bodyBytesRead,

@@ -70,12 +70,9 @@ export function fixSyntax(
         problems.push(diagnostic('repair-stopped', `syntax repair of ${seg.path ?? 'the output'} stopped early (a large input): the output may not parse`));
         return;
       }
-      const lines = rows.map((p) => p.code);
-      const text = lines.join('\n');
+      const text = rows.map((p) => p.code).join('\n');
       work.left -= text.length;
-      // kept lines are the input's: parsed from the input's tree when this call parsed the input
-      const output = a.parsed && { lines, input: a.parsed, from: rows.map((p) => (p.source >= 0 ? local[p.source]! : -1)) };
-      const errors = syntaxErrorRows(text, seg.language, 1, output);
+      const errors = syntaxErrorRows(text, seg.language, 1);
       if (!errors || errors.length === 0) return;
       const r = Math.min(errors[0], rows.length - 1);
       let next: Materialized | null = null;

@@ -7,26 +7,13 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { loadedParser } from '../syntax/grammars.js';
-import { type ParsedLines, parseText, reparseLines } from '../syntax/parse.js';
+import { parseText } from '../syntax/parse.js';
 
-/**
- * The output as lines and where it came from: `from[i]` is the line of `input.lines` that line i
- * is a copy of, or -1; the output is then parsed from the input's tree (the same tree, sooner).
- */
-export interface OutputLines {
-  lines: readonly string[];
-  input: ParsedLines;
-  from: ArrayLike<number>;
-}
-
-/**
- * Rows (0-based, in `text`) where the first few syntax errors start; [] when it parses; null without a grammar.
- * `text` is `output.lines` joined by line breaks when `output` is given.
- */
-export function syntaxErrorRows(text: string, language: string, limit = 4, output?: OutputLines): number[] | null {
+/** Rows (0-based, in `text`) where the first few syntax errors start; [] when it parses; null without a grammar. */
+export function syntaxErrorRows(text: string, language: string, limit = 4): number[] | null {
   const parser = loadedParser(language);
   if (!parser) return null;
-  const tree = output && output.input.language === language ? reparseLines(parser, output.input, output.lines, output.from) : parseText(parser, text, language);
+  const tree = parseText(parser, text, language);
   if (!tree) return null;
   try {
     if (!tree.rootNode.hasError) return [];

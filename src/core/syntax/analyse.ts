@@ -8,8 +8,7 @@ import type { Document, SyntaxIndex } from '../types.js';
 import { analysisKey, cachedAnalysis, rememberAnalysis } from './analysisCache.js';
 import { ensureGrammar, loadedParser } from './grammars.js';
 import { languageInfo } from './languages.js';
-import type { ParsedLines } from './parse.js';
-import { buildSyntaxIndex, indexLines, parseSkipped, TOO_LARGE_TO_PARSE, tooLargeToParse } from './syntaxIndex.js';
+import { buildSyntaxIndex, parseSkipped, TOO_LARGE_TO_PARSE, tooLargeToParse } from './syntaxIndex.js';
 
 /** One segment (file) of the document as repair and render need it. */
 export interface SegmentAnalysis {
@@ -17,19 +16,6 @@ export interface SegmentAnalysis {
   /** The segment's code lines (no prefixes). */
   texts: string[];
   info: { lineComment: string | null; placeholder: string | null; braces: boolean };
-  /**
-   * The tree the index was built from when this call parsed the text (not on a cache hit), for
-   * parsing the pruned output from it; freed by releaseTrees when the call is done.
-   */
-  parsed?: ParsedLines;
-}
-
-/** Frees the trees of `analyses` (web-tree-sitter trees live in WebAssembly memory, not the heap). */
-export function releaseTrees(analyses: SegmentAnalysis[]): void {
-  for (const a of analyses) {
-    a.parsed?.tree.delete();
-    a.parsed = undefined;
-  }
 }
 
 export async function analyse(doc: Document, code: string, diagnostics: Diagnostic[]): Promise<SegmentAnalysis[]> {
@@ -37,46 +23,30 @@ export async function analyse(doc: Document, code: string, diagnostics: Diagnost
   const huge = tooLargeToParse(code.length, doc.lines.length);
   if (huge) diagnostics.push(parseSkipped(TOO_LARGE_TO_PARSE));
   const analyses: SegmentAnalysis[] = [];
-  try {
-    for (const seg of doc.segments) analyses.push(await analyseSegment(doc, seg, huge, diagnostics));
-  } catch (err) {
-    releaseTrees(analyses);
-    throw err;
+  for (const seg of doc.segments) {
+    let texts = seg.lines.map((i) => doc.lines[i].text);
+    const lang = huge ? 'text' : seg.language;
+    let syntax: SyntaxIndex;
+    try {
+      if (!huge) await ensureGrammar(lang);
+      // the grammar's presence is part of the key: without it the same text gets the fallback index
+      const key = analysisKey(texts, `${lang}${loadedParser(lang) ? '' : '/fallback'}`);
+      const hit = key === null ? undefined : cachedAnalysis(key);
+      const notes: Diagnostic[] = hit ? hit.notes : [];
+      if (hit) ({ syntax, texts } = hit);
+      else {
+        syntax = buildSyntaxIndex(texts, lang, notes);
+        // A grammar's language indexed by the fallback without a note may be a parse that ran out
+        // of time: not kept, the next call may parse it.
+        if (key !== null && (syntax.hasGrammar || notes.length > 0 || !loadedParser(lang))) rememberAnalysis(key, { syntax, texts, notes });
+      }
+      for (const note of notes) addOnce(diagnostics, hit ? { ...note } : note);
+    } catch (err) {
+      diagnostics.push(diagnostic('syntax-analysis-failed', `syntax analysis failed for ${seg.path ?? 'input'} (${(err as Error).message}); fallback used`));
+      syntax = buildSyntaxIndex(texts, 'text');
+    }
+    const info = languageInfo(seg.language);
+    analyses.push({ syntax, texts, info: { lineComment: info.lineComment, placeholder: info.placeholder, braces: info.blockEnd === 'braces' } });
   }
   return analyses;
-}
-
-/** One segment's analysis; its tree (when parsed) is the caller's to release. */
-async function analyseSegment(doc: Document, seg: Document['segments'][number], huge: boolean, diagnostics: Diagnostic[]): Promise<SegmentAnalysis> {
-  let texts = seg.lines.map((i) => doc.lines[i].text);
-  const lang = huge ? 'text' : seg.language;
-  let syntax: SyntaxIndex;
-  let parsed: ParsedLines | null = null;
-  try {
-    if (!huge) await ensureGrammar(lang);
-    // the grammar's presence is part of the key: without it the same text gets the fallback index
-    const key = analysisKey(texts, `${lang}${loadedParser(lang) ? '' : '/fallback'}`);
-    const hit = key === null ? undefined : cachedAnalysis(key);
-    const notes: Diagnostic[] = hit ? hit.notes : [];
-    if (hit) ({ syntax, texts } = hit);
-    else {
-      ({ syntax, parsed } = indexLines(texts, lang, notes));
-      // A grammar's language indexed by the fallback without a note may be a parse that ran out
-      // of time: not kept, the next call may parse it.
-      if (key !== null && (syntax.hasGrammar || notes.length > 0 || !loadedParser(lang))) rememberAnalysis(key, { syntax, texts, notes });
-    }
-    for (const note of notes) addOnce(diagnostics, hit ? { ...note } : note);
-  } catch (err) {
-    parsed?.tree.delete();
-    parsed = null;
-    diagnostics.push(diagnostic('syntax-analysis-failed', `syntax analysis failed for ${seg.path ?? 'input'} (${(err as Error).message}); fallback used`));
-    syntax = buildSyntaxIndex(texts, 'text');
-  }
-  const info = languageInfo(seg.language);
-  return {
-    syntax,
-    texts,
-    info: { lineComment: info.lineComment, placeholder: info.placeholder, braces: info.blockEnd === 'braces' },
-    ...(parsed ? { parsed } : {}),
-  };
 }

@@ -10,7 +10,7 @@ import { buildFallbackIndex, trivialIndex } from './fallbackIndex.js';
 import { loadedParser } from './grammars.js';
 import { grammarSpec } from './lang/index.js';
 import { normalizeLanguage } from './languages.js';
-import { type ParsedLines, parseLines } from './parse.js';
+import { parseText } from './parse.js';
 import { indexTree } from './walker.js';
 
 /** Over MAX_PARSE_CHARS or MAX_PARSE_LINES: too large for the tree-sitter pass. */
@@ -72,41 +72,30 @@ export function nestingDepth(lines: readonly string[]): number {
 
 /** `notes` receives why a grammar language was not parsed (a too large or too deep input). */
 export function buildSyntaxIndex(lines: string[], language: string, notes?: Diagnostic[]): SyntaxIndex {
-  const { syntax, parsed } = indexLines(lines, language, notes);
-  parsed?.tree.delete();
-  return syntax;
-}
-
-/**
- * buildSyntaxIndex, and the tree it was built from (null for the fallback index), which the
- * caller deletes: a pruned output of these lines parses faster from it (reparseLines).
- */
-export function indexLines(lines: string[], language: string, notes?: Diagnostic[]): { syntax: SyntaxIndex; parsed: ParsedLines | null } {
   const lang = normalizeLanguage(language);
   try {
-    if (!Array.isArray(lines)) return { syntax: buildFallbackIndex([], lang), parsed: null };
+    if (!Array.isArray(lines)) return buildFallbackIndex([], lang);
     const spec = grammarSpec(lang);
     const parser = loadedParser(lang);
     if (spec && parser && lines.length > 0) {
       const refusal = parseRefusal(lines);
       if (refusal === null) {
-        const parsed = parseLines(parser, lines, lang);
-        if (parsed) {
+        const tree = parseText(parser, lines.join('\n'), lang);
+        if (tree) {
           try {
-            return { syntax: indexTree(parsed.tree, lines, spec, lang), parsed };
-          } catch (err) {
-            parsed.tree.delete();
-            throw err;
+            return indexTree(tree, lines, spec, lang);
+          } finally {
+            tree.delete();
           }
         }
       } else if (!refusal.silent) notes?.push(parseSkipped(refusal.why));
     }
-    return { syntax: buildFallbackIndex(lines, lang), parsed: null };
+    return buildFallbackIndex(lines, lang);
   } catch {
     try {
-      return { syntax: buildFallbackIndex(lines, lang), parsed: null };
+      return buildFallbackIndex(lines, lang);
     } catch {
-      return { syntax: trivialIndex(Array.isArray(lines) ? lines : [], lang), parsed: null };
+      return trivialIndex(Array.isArray(lines) ? lines : [], lang);
     }
   }
 }
