@@ -10,6 +10,8 @@ export const work = {
   parsedChars: 0,
   /** Pair ranks scanned by byte-pair merging (o200k mergeCount): quadratic in a pre-token's length. */
   bpeSteps: 0,
+  /** Characters given to the o200k tokenizer (countO200k): a text counted twice shows here twice. */
+  tokenizedChars: 0,
   /** Bytes of HTTP request bodies decoded to text (the server's bodyText): a body read on the main thread shows here. */
   bodyBytesRead: 0,
 };
@@ -27,6 +29,7 @@ export function workSince(before: WorkCounts): WorkCounts {
     parses: work.parses - before.parses,
     parsedChars: work.parsedChars - before.parsedChars,
     bpeSteps: work.bpeSteps - before.bpeSteps,
+    tokenizedChars: work.tokenizedChars - before.tokenizedChars,
     bodyBytesRead: work.bodyBytesRead - before.bodyBytesRead,
   };
 }

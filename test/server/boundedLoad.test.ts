@@ -49,7 +49,7 @@ describe('bounded load through the worker pool', () => {
         const r = await res.json();
         expect(checkInvariants(code, r)).toBeNull();
       }
-      expect(done).toEqual({ parses: 0, parsedChars: 0, bpeSteps: 0, bodyBytesRead: 0 });
+      expect(done).toEqual({ parses: 0, parsedChars: 0, bpeSteps: 0, tokenizedChars: 0, bodyBytesRead: 0 });
     } finally {
       await pool.close();
     }

@@ -48,6 +48,7 @@ const NON_ASCII = /[\u0080-\uffff]/;
 export function countO200k(text: string): number {
   if (table === undefined) table = loadTable();
   if (table === null) throw new Error(`the o200k token table (${o200kTablePath() ?? 'assets/o200k_base.bin'}) is missing or damaged: reinstall skim`);
+  work.tokenizedChars += text.length;
   if (!NON_ASCII.test(text)) return countAscii(table, text);
   split.lastIndex = 0;
   let n = 0;
