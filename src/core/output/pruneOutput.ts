@@ -86,6 +86,7 @@ export interface OutputAnalysis extends Omit<FoldInput, 'unlikely'> {
   shape: DetectedShape;
   query: string;
   task: string;
+  command: string;
 }
 
 /** What the rules say of each line: its shape, role, relevance to the question, and where the session showed it. */
@@ -94,7 +95,7 @@ export function analyseOutput(lines: readonly string[], req: Pick<OutputRequest,
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
-  return { lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question, shape, query: req.query ?? '', task: req.task ?? '' };
+  return { lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question, shape, query: req.query ?? '', task: req.task ?? '', command: req.command ?? '' };
 }
 
 /**
