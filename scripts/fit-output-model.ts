@@ -104,7 +104,8 @@ const runOf: number[] = [];
 const outputOf: number[] = [];
 const lineChars: number[] = [];
 const lineTurns: number[] = [];
-const pool = { plain: [0, 0], relevant: [0, 0], signal: [0, 0], short: [0, 0] };
+/** What the lines the rules keep cost (characters x turns that carry them), unused and used: plain lines (the candidates), relevant, signal, and outputs too short to prune. */
+const keptCost = { plain: [0, 0], relevant: [0, 0], signal: [0, 0], short: [0, 0] };
 let outputs = 0;
 stepsByRun.forEach((steps, run) => {
   const memory = new OutputMemory();
@@ -119,7 +120,7 @@ stepsByRun.forEach((steps, run) => {
       const x = lineFeatures({ lines, roles: a.roles, relevant: a.relevant, query: a.query, task: a.task, command: a.command, kind: a.shape.main.kind });
       for (let i = 0; i < lines.length; i++) {
         if (!folded[i] && !seen?.[i]) {
-          const c = a.roles[i] === 'signal' ? pool.signal : a.relevant[i] ? pool.relevant : a.roles[i] === 'plain' ? pool.plain : null;
+          const c = a.roles[i] === 'signal' ? keptCost.signal : a.relevant[i] ? keptCost.relevant : a.roles[i] === 'plain' ? keptCost.plain : null;
           if (c) c[s.used.has(i + 1) ? 1 : 0] += (lines[i].length + 1) * s.turnsAfter;
         }
         if (folded[i] || a.roles[i] !== 'plain' || a.relevant[i] || seen?.[i]) continue;
@@ -131,13 +132,12 @@ stepsByRun.forEach((steps, run) => {
         lineTurns.push(s.turnsAfter);
       }
       outputs++;
-    }
-    else for (let i = 0; i < lines.length; i++) pool.short[s.used.has(i + 1) ? 1 : 0] += (lines[i].length + 1) * s.turnsAfter;
+    } else for (let i = 0; i < lines.length; i++) keptCost.short[s.used.has(i + 1) ? 1 : 0] += (lines[i].length + 1) * s.turnsAfter;
     pruneOutput({ text: s.text, command: s.command, query: s.query, task: s.task, memory, judge: false });
   }
 });
 const pts = (v: number) => ((100 * v) / totalCost).toFixed(2);
-console.log(`kept chars x turns after, points of run cost (unused / used): ${Object.entries(pool).map(([k, [u, y]]) => `${k} ${pts(u)} / ${pts(y)}`).join(', ')}`);
+console.log(`kept chars x turns after, points of run cost (unused / used): ${Object.entries(keptCost).map(([k, [u, y]]) => `${k} ${pts(u)} / ${pts(y)}`).join(', ')}`);
 const n = ys.length;
 console.log(`${n} candidate lines, ${ys.filter((y) => y).length} used`);
 
@@ -274,8 +274,17 @@ for (let k = 0; k < K; k++) {
   for (const i of test) oof[i] = 1 / (1 + Math.exp(-treeScore(foldModels[k], X, i * F)));
   console.log(`fold ${k + 1}/${K}: ${heldOut(foldModels[k], test)}`);
 }
-if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify({ ys, oof: Array.from(oof), outputOf, lineChars, lineTurns, totalCost, runOf, X: Array.from(X), F }));
-if (process.env.ONLY_CV) process.exit(0);
+// How much of the candidates' cost lies below each held-out probability (what a judgement could reach).
+for (const p of [0.002, 0.01, 0.05]) {
+  let cost = 0;
+  const losing = new Set<number>();
+  for (let i = 0; i < n; i++)
+    if (oof[i] < p) {
+      cost += lineChars[i] * lineTurns[i];
+      if (ys[i]) losing.add(outputOf[i]);
+    }
+  console.log(`held out, p < ${p}: ${pts(cost)} points of run cost, ${losing.size} outputs with a used line among them`);
+}
 
 interface Replayed {
   lost: number;

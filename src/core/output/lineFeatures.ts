@@ -19,9 +19,12 @@ export const LINE_FEATURES = [
   'query-parts',
   'task-parts',
   'entry-stem-in-question',
+  'question-stems',
   'rare-terms',
   'unique-terms',
   'new-terms',
+  'new-numbers',
+  'new-compound-terms',
   'command-terms',
   'numbers',
   'value',
@@ -101,7 +104,8 @@ const DECORATION_RE = /^[\s=\-_*#~+.|<>]+$/;
 const PATH_RE = /[\w.-]+\/[\w./-]+/;
 const FRAME_RE = /^\s+File "|^\s+at /;
 
-const log = (v: number, scale: number) => Math.log1p(v) / scale;
+/** Words sharing their first letters share a stem ("aggregate" and `aggregation`). */
+const STEM = 5;
 
 /** Row-major features: LINE_FEATURES.length values per line. */
 export function lineFeatures(o: LineFeatureInput): Float64Array {
@@ -113,6 +117,7 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
   const commandTerms = new Set(termsOf(o.command));
   const queryParts = new Set(identifierParts(o.query));
   const taskParts = new Set(identifierParts(o.task));
+  const questionStems = new Set([...queryParts, ...taskParts].filter((p) => p.length >= STEM).map((p) => p.slice(0, STEM)));
   const lineTerms = o.lines.map((l) => new Set(termsOf(l)));
   const holders = new Map<string, number>();
   for (const ts of lineTerms) for (const t of ts) holders.set(t, (holders.get(t) ?? 0) + 1);
@@ -147,6 +152,8 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
     let unique = 0;
     let fresh = 0;
     let inCommand = 0;
+    let freshNumbers = 0;
+    let freshCompound = 0;
     for (const term of lineTerms[i]) {
       if (queryTerms.has(term)) q++;
       if (taskTerms.has(term)) t++;
@@ -154,14 +161,20 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
       if (h <= RARE_IN_OUTPUT) rare++;
       if (h === 1) unique++;
       if (commandTerms.has(term)) inCommand++;
-      else if (h <= RARE_IN_OUTPUT) fresh++;
+      else if (h <= RARE_IN_OUTPUT) {
+        fresh++;
+        if (/^\d+$/.test(term)) freshNumbers++;
+        else if (term.includes('_')) freshCompound++;
+      }
     }
     let qp = 0;
     let tp = 0;
+    let stems = 0;
     const parts = new Set(identifierParts(l));
     for (const p of parts) {
       if (queryParts.has(p)) qp++;
       if (taskParts.has(p)) tp++;
+      if (p.length >= STEM && questionStems.has(p.slice(0, STEM))) stems++;
     }
     const entry = ENTRY_RE.exec(l)?.[1];
     const entryNamed = entry ? identifierParts(entry).some((p) => taskParts.has(p) || queryParts.has(p)) : false;
@@ -175,35 +188,38 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
       Math.min(qp, 6),
       Math.min(tp, 6),
       entryNamed ? 1 : 0,
+      Math.min(stems, 6),
       Math.min(rare, 8),
       Math.min(unique, 8),
       Math.min(fresh, 8),
+      Math.min(freshNumbers, 4),
+      Math.min(freshCompound, 4),
       Math.min(inCommand, 4),
       Math.min(numbers, 8),
       VALUE_RE.test(l) ? 1 : 0,
       WARNING_RE.test(l) ? 1 : 0,
       CODE_RE.test(l) ? 1 : 0,
       DECORATION_RE.test(l) && !isBlank(l) ? 1 : 0,
-      log(l.length, 1),
+      Math.log1p(l.length),
       isBlank(l) ? 1 : 0,
       Math.min(indentOf(l), 16),
       i < 3 ? 1 : 0,
       i >= n - 3 ? 1 : 0,
       n > 1 ? i / (n - 1) : 0,
-      log(n - 1 - i, 1),
-      log(n, 1),
-      log(alike[i], 1),
-      log(shapeCount.get(shapes[i]) ?? 1, 1),
+      Math.log1p(n - 1 - i),
+      Math.log1p(n),
+      Math.log1p(alike[i]),
+      Math.log1p(shapeCount.get(shapes[i]) ?? 1),
       PATH_RE.test(l) ? 1 : 0,
       FRAME_RE.test(l) ? 1 : 0,
-      log(signalAbove[i], 1),
-      log(signalBelow[i], 1),
-      log(Math.min(relAbove[i], relBelow[i]), 1),
+      Math.log1p(signalAbove[i]),
+      Math.log1p(signalBelow[i]),
+      Math.log1p(Math.min(relAbove[i], relBelow[i])),
       (i > 0 && o.relevant[i - 1]) || (i + 1 < n && o.relevant[i + 1]) ? 1 : 0,
       i > 0 && isBlank(o.lines[i - 1]) ? 1 : 0,
       i + 1 < n && !isBlank(o.lines[i + 1]) && indentOf(o.lines[i + 1]) > indentOf(l) ? 1 : 0,
       n > 0 ? signals / n : 0,
-      log(relevantCount, 1),
+      Math.log1p(relevantCount),
       kind,
       family,
     ];
