@@ -122,6 +122,21 @@ describe('the line model', () => {
     expect(pruneOutput({ ...req, judge: constantModel(0.9, 1) }).text).toBe(pruneOutput({ ...req, judge: false }).text);
   });
 
+  it('the shipped model folds lines of a real `ls -la` the rules keep, and never a line the question names', () => {
+    const f = fixture('ls-la');
+    const req = { text: f.text, command: f.command, query: f.thought };
+    const rules = pruneOutput({ ...req, judge: false });
+    const shipped = pruneOutput(req);
+    expect(shipped.charsOut).toBeLessThan(rules.charsOut);
+    expect(shipped.folds.some((x) => x.reason === 'unlikely')).toBe(true);
+    const lines = splitOutput(f.text).lines;
+    lines.forEach((l, i) => {
+      if (!shipped.keepMask[i]) expect(rules.keepMask[i] === 0 || !/ (sphinx|tests|setup\.py|tox\.ini)$/.test(l)).toBe(true);
+    });
+    const named = pruneOutput({ ...req, query: 'What does CHANGES say about this release?' });
+    expect(named.text).toMatch(/ CHANGES$/m);
+  });
+
   it('the shipped model is fitted on these features and gives probabilities', () => {
     expect(LINE_MODEL.features).toEqual([...LINE_FEATURES]);
     const f = fixture('django-runtests');
