@@ -21,7 +21,7 @@ import { readJsonRecords } from '../src/bench/cases.js';
 import { usedLines } from '../src/bench/outputSteps.js';
 import { isTrajectoryRecord, isValidationRun, splitObservation, type TrajectoryRun } from '../src/bench/trajectories.js';
 import { planFolds } from '../src/core/output/fold.js';
-import { LINE_FEATURES, lineFeatures } from '../src/core/output/lineFeatures.js';
+import { COMMAND_FAMILY_COUNT, LINE_FEATURES, lineFeatures } from '../src/core/output/lineFeatures.js';
 import type { LineModel, LineTree } from '../src/core/output/lineModel.js';
 import { treeScore } from '../src/core/output/lineModel.js';
 import { splitOutput } from '../src/core/output/lines.js';
@@ -38,8 +38,8 @@ const { values: args } = parseArgs({
     depth: { type: 'string', default: '4' },
     rate: { type: 'string', default: '0.1' },
     'max-lost': { type: 'string', default: '0.01' },
-    thresholds: { type: 'string', default: '0.25,0.5,1,2,4,8' },
-    'context-chars': { type: 'string', default: '0,2000,8000' },
+    thresholds: { type: 'string', default: '1,2,3,4' },
+    'context-chars': { type: 'string', default: '2000,4000,8000' },
   },
 });
 
@@ -323,16 +323,28 @@ const describe = (r: Replayed) =>
   `net ${((100 * r.costSaved) / totalCost).toFixed(2)}% of run cost, output characters saved ${((100 * r.saved) / r.chars).toFixed(1)}%, lost ${r.lost} of ${r.usedOutputs} (${((100 * r.lost) / r.usedOutputs).toFixed(2)}%)`;
 const rules = replay(() => false);
 console.log(`rules alone: ${describe(rules)}`);
-let chosen = { threshold: 0, contextChars: 0, costSaved: rules.costSaved };
+const ones = () => new Array<number>(COMMAND_FAMILY_COUNT).fill(1);
+let chosen = { threshold: 0, contextChars: 0, familyScale: ones(), costSaved: rules.costSaved };
+const judgeAt = (c: Omit<typeof chosen, 'costSaved'>) => (run: number) => ({ features: [...LINE_FEATURES], ...foldModels[foldOf(run)], ...c });
+const better = (r: Replayed) => r.lost / r.usedOutputs <= Number(args['max-lost']) && r.costSaved > chosen.costSaved;
 for (const contextChars of args['context-chars']!.split(',').map(Number))
   for (const threshold of args.thresholds!.split(',').map(Number)) {
-    const r = replay((run) => ({ features: [...LINE_FEATURES], ...foldModels[foldOf(run)], threshold, contextChars }));
+    const r = replay(judgeAt({ threshold, contextChars, familyScale: ones() }));
     console.log(`τ ${threshold}, context ${contextChars}: ${describe(r)}`);
-    if (r.lost / r.usedOutputs <= Number(args['max-lost']) && r.costSaved > chosen.costSaved) chosen = { threshold, contextChars, costSaved: r.costSaved };
+    if (better(r)) chosen = { threshold, contextChars, familyScale: ones(), costSaved: r.costSaved };
   }
+// Then each command family's factor on the threshold, one family at a time (0: the rules alone).
+if (chosen.threshold > 0)
+  for (let f = 0; f < COMMAND_FAMILY_COUNT; f++)
+    for (const scale of [0, 0.5, 2]) {
+      const familyScale = chosen.familyScale.map((v, k) => (k === f ? scale : v));
+      const r = replay(judgeAt({ threshold: chosen.threshold, contextChars: chosen.contextChars, familyScale }));
+      console.log(`family ${f} x${scale}: ${describe(r)}`);
+      if (better(r)) chosen = { ...chosen, familyScale, costSaved: r.costSaved };
+    }
 
 // 4. The model of every training run, at the chosen threshold.
 const final = fitTrees(Int32Array.from({ length: n }, (_, i) => i));
-const model: LineModel = { features: [...LINE_FEATURES], base: Number(final.base.toFixed(5)), trees: final.trees, threshold: chosen.threshold, contextChars: chosen.contextChars };
+const model: LineModel = { features: [...LINE_FEATURES], base: Number(final.base.toFixed(5)), trees: final.trees, threshold: chosen.threshold, contextChars: chosen.contextChars, familyScale: chosen.familyScale };
 writeFileSync(args.out!, `${JSON.stringify(model)}\n`);
-console.log(`threshold ${chosen.threshold}, context ${chosen.contextChars} -> ${args.out}`);
+console.log(`threshold ${chosen.threshold}, context ${chosen.contextChars}, family factors ${chosen.familyScale.join(' ')} -> ${args.out}`);

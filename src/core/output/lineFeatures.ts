@@ -76,6 +76,9 @@ const COMMAND_FAMILIES: readonly [string, RegExp][] = [
   ['script', /\bpython3?\b|\bnode\b|\.sh\b|\bbash\b/],
 ];
 
+/** How many command families commandFamily() tells apart (the last: anything else). */
+export const COMMAND_FAMILY_COUNT = COMMAND_FAMILIES.length + 1;
+
 /** The family of a command (an index into COMMAND_FAMILIES, or its length for anything else). */
 export function commandFamily(command: string): number {
   const c = command.replace(/^\s*cd \S+ && /, '');

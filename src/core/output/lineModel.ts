@@ -8,7 +8,7 @@
  * business.
  */
 
-import { LINE_FEATURES, lineFeatures } from './lineFeatures.js';
+import { commandFamily, LINE_FEATURES, lineFeatures } from './lineFeatures.js';
 import model from './lineModel.json' with { type: 'json' };
 import type { OutputAnalysis } from './pruneOutput.js';
 
@@ -37,6 +37,8 @@ export interface LineModel {
   threshold: number;
   /** The context a lost output costs a turn over, per turn the output is carried (characters). */
   contextChars: number;
+  /** The threshold's factor for each command family (commandFamily()): 0 leaves the family to the rules. */
+  familyScale: number[];
 }
 
 export const LINE_MODEL: LineModel = model;
@@ -80,7 +82,8 @@ export function unlikelyLines(a: OutputAnalysis, m: LineModel = LINE_MODEL): Uin
   const p = usedProbabilities(a, m);
   let chars = 0;
   for (const l of a.lines) chars += l.length + 1;
+  const threshold = m.threshold * (m.familyScale[commandFamily(a.command)] ?? 1);
   const out = new Uint8Array(p.length);
-  for (let i = 0; i < p.length; i++) out[i] = p[i] < (m.threshold * (a.lines[i].length + 1)) / (m.contextChars + chars) ? 1 : 0;
+  for (let i = 0; i < p.length; i++) out[i] = p[i] < (threshold * (a.lines[i].length + 1)) / (m.contextChars + chars) ? 1 : 0;
   return out;
 }

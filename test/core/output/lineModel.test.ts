@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandFamily, identifierParts, LINE_FEATURES, lineFeatures } from '../../../src/core/output/lineFeatures.js';
+import { COMMAND_FAMILY_COUNT, commandFamily, identifierParts, LINE_FEATURES, lineFeatures } from '../../../src/core/output/lineFeatures.js';
 import { LINE_MODEL, type LineModel, treeScore, unlikelyLines, usedProbabilities } from '../../../src/core/output/lineModel.js';
 import { splitOutput } from '../../../src/core/output/lines.js';
 import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
@@ -19,6 +19,7 @@ const constantModel = (p: number, threshold: number): LineModel => ({
   trees: [{ feature: [-1], split: [0], left: [-1], right: [-1], value: [0] }],
   threshold,
   contextChars: 0,
+  familyScale: new Array(COMMAND_FAMILY_COUNT).fill(1),
 });
 
 describe('identifierParts', () => {
