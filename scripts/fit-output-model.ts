@@ -137,7 +137,11 @@ stepsByRun.forEach((steps, run) => {
   }
 });
 const pts = (v: number) => ((100 * v) / totalCost).toFixed(2);
-console.log(`kept chars x turns after, points of run cost (unused / used): ${Object.entries(keptCost).map(([k, [u, y]]) => `${k} ${pts(u)} / ${pts(y)}`).join(', ')}`);
+console.log(
+  `kept chars x turns after, points of run cost (unused / used): ${Object.entries(keptCost)
+    .map(([k, [u, y]]) => `${k} ${pts(u)} / ${pts(y)}`)
+    .join(', ')}`,
+);
 const n = ys.length;
 console.log(`${n} candidate lines, ${ys.filter((y) => y).length} used`);
 
@@ -345,6 +349,13 @@ if (chosen.threshold > 0)
 
 // 4. The model of every training run, at the chosen threshold.
 const final = fitTrees(Int32Array.from({ length: n }, (_, i) => i));
-const model: LineModel = { features: [...LINE_FEATURES], base: Number(final.base.toFixed(5)), trees: final.trees, threshold: chosen.threshold, contextChars: chosen.contextChars, familyScale: chosen.familyScale };
+const model: LineModel = {
+  features: [...LINE_FEATURES],
+  base: Number(final.base.toFixed(5)),
+  trees: final.trees,
+  threshold: chosen.threshold,
+  contextChars: chosen.contextChars,
+  familyScale: chosen.familyScale,
+};
 writeFileSync(args.out!, `${JSON.stringify(model)}\n`);
 console.log(`threshold ${chosen.threshold}, context ${chosen.contextChars}, family factors ${chosen.familyScale.join(' ')} -> ${args.out}`);

@@ -440,7 +440,14 @@ function replayCutOutput(r: Replay, step: TrajectoryStep, content: string, i: nu
   const headLines = head.split('\n').length;
   const pruneText = (text: string) => {
     try {
-      return pruneOutput({ text, command: step.command ?? undefined, query: step.thought, task: run.task, memory: r.outputSession?.outputs, judge: r.method.judge });
+      return pruneOutput({
+        text,
+        command: step.command ?? undefined,
+        query: step.thought,
+        task: run.task,
+        memory: r.outputSession?.outputs,
+        judge: r.method.judge,
+      });
     } catch {
       return null;
     }

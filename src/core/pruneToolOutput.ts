@@ -35,6 +35,14 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
     };
   return {
     via: 'output',
-    result: pruneOutput({ text: req.text, command: req.command, query: req.query, task: req.task, exitCode: req.exitCode, memory: req.session?.outputs, judge: req.judge }),
+    result: pruneOutput({
+      text: req.text,
+      command: req.command,
+      query: req.query,
+      task: req.task,
+      exitCode: req.exitCode,
+      memory: req.session?.outputs,
+      judge: req.judge,
+    }),
   };
 }

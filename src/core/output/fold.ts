@@ -110,7 +110,11 @@ function mergeUnlikely(lines: readonly string[], reason: (FoldReason | null)[], 
     }
     let j = i;
     let any = false;
-    while (j < n && ((reason[j] !== null && reason[j] !== 'seen') || (isBlank(lines[j]) && reason[j] === null && j + 1 < n && reason[j + 1] !== null && reason[j + 1] !== 'seen'))) {
+    while (
+      j < n &&
+      ((reason[j] !== null && reason[j] !== 'seen') ||
+        (isBlank(lines[j]) && reason[j] === null && j + 1 < n && reason[j + 1] !== null && reason[j + 1] !== 'seen'))
+    ) {
       if (reason[j] === 'unlikely') any = true;
       j++;
     }

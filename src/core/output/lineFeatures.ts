@@ -63,6 +63,8 @@ export interface LineFeatureInput {
   task: string;
   command: string;
   kind: ShapeKind;
+  /** Per line: 1 when its features are wanted (the rest stay 0, for speed); all lines when absent. */
+  rows?: Uint8Array;
 }
 
 const SHAPE_KINDS: readonly string[] = ['test', 'listing', 'script', 'build', 'vcs', 'package'];
@@ -97,8 +99,13 @@ export function identifierParts(text: string): string[] {
   return out;
 }
 
-/** A listed entry's stem (`test_utils.py` -> test_utils): the last path component without its extension. */
-const ENTRY_RE = /^[\s|`-]*(?:\S*\/)?([A-Za-z_][\w-]*)(?:\.\w+)?\/?\s*$/;
+/** The stem of the entry a line lists when it is one path (`./tests/test_utils.py` -> test_utils): its last component without an extension. */
+function entryStem(line: string): string | undefined {
+  const word = line.replace(/^[\s|`-]+/, '').trimEnd();
+  if (/\s/.test(word)) return undefined;
+  const name = word.replace(/\/$/, '').split('/').pop() ?? '';
+  return /^([A-Za-z_][\w-]*)(?:\.\w+)?$/.exec(name)?.[1];
+}
 const NUMBER_RE = /\b\d+(?:\.\d+)?\b/g;
 const VALUE_RE = /[:=]\s*\S|\S\s*[:=]/;
 const WARNING_RE = /warn|deprecat|notice/i;
@@ -148,6 +155,7 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
   const family = commandFamily(o.command);
   const indentOf = (l: string) => l.length - l.trimStart().length;
   for (let i = 0; i < n; i++) {
+    if (o.rows && !o.rows[i]) continue;
     const l = o.lines[i];
     let q = 0;
     let t = 0;
@@ -179,7 +187,7 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
       if (taskParts.has(p)) tp++;
       if (p.length >= STEM && questionStems.has(p.slice(0, STEM))) stems++;
     }
-    const entry = ENTRY_RE.exec(l)?.[1];
+    const entry = entryStem(l);
     const entryNamed = entry ? identifierParts(entry).some((p) => taskParts.has(p) || queryParts.has(p)) : false;
     const numbers = l.match(NUMBER_RE)?.length ?? 0;
     const v = [

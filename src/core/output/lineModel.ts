@@ -54,8 +54,8 @@ export function treeScore(m: Pick<LineModel, 'base' | 'trees'>, x: ArrayLike<num
   return z;
 }
 
-/** Per line: the model's probability that the agent uses it next. */
-export function usedProbabilities(a: Omit<OutputAnalysis, 'seen'>, m: LineModel = LINE_MODEL): Float64Array {
+/** Per line: the model's probability that the agent uses it next (of the lines `rows` marks, when given; 0 for the rest). */
+export function usedProbabilities(a: Omit<OutputAnalysis, 'seen'>, m: LineModel = LINE_MODEL, rows?: Uint8Array): Float64Array {
   const F = LINE_FEATURES.length;
   const x = lineFeatures({
     lines: a.lines,
@@ -65,9 +65,10 @@ export function usedProbabilities(a: Omit<OutputAnalysis, 'seen'>, m: LineModel 
     task: a.task,
     command: a.command,
     kind: a.shape.main.kind,
+    rows,
   });
   const p = new Float64Array(a.lines.length);
-  for (let i = 0; i < a.lines.length; i++) p[i] = 1 / (1 + Math.exp(-treeScore(m, x, i * F)));
+  for (let i = 0; i < a.lines.length; i++) if (!rows || rows[i]) p[i] = 1 / (1 + Math.exp(-treeScore(m, x, i * F)));
   return p;
 }
 
@@ -76,14 +77,19 @@ function fits(m: LineModel): boolean {
   return m.features.length === LINE_FEATURES.length && m.features.every((f, i) => f === LINE_FEATURES[i]) && m.trees.length > 0 && m.threshold > 0;
 }
 
-/** Per line: 1 when the model expects the agent not to use it (null when the model has no say). */
+/**
+ * Per line: 1 when the model expects the agent not to use it (null when the model has no say).
+ * Only plain lines the question does not name and the session has not shown are its business.
+ */
 export function unlikelyLines(a: OutputAnalysis, m: LineModel = LINE_MODEL): Uint8Array | null {
   if (!fits(m)) return null;
-  const p = usedProbabilities(a, m);
+  const rows = new Uint8Array(a.lines.length);
+  for (let i = 0; i < rows.length; i++) rows[i] = a.roles[i] === 'plain' && !a.relevant[i] && !a.seen?.[i] ? 1 : 0;
+  const p = usedProbabilities(a, m, rows);
   let chars = 0;
   for (const l of a.lines) chars += l.length + 1;
   const threshold = m.threshold * (m.familyScale[commandFamily(a.command)] ?? 1);
   const out = new Uint8Array(p.length);
-  for (let i = 0; i < p.length; i++) out[i] = p[i] < (threshold * (a.lines[i].length + 1)) / (m.contextChars + chars) ? 1 : 0;
+  for (let i = 0; i < p.length; i++) out[i] = rows[i] && p[i] < (threshold * (a.lines[i].length + 1)) / (m.contextChars + chars) ? 1 : 0;
   return out;
 }

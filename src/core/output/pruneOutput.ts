@@ -95,7 +95,19 @@ export function analyseOutput(lines: readonly string[], req: Pick<OutputRequest,
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
-  return { lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question, shape, query: req.query ?? '', task: req.task ?? '', command: req.command ?? '' };
+  return {
+    lines,
+    roles,
+    labels,
+    relevant,
+    seen,
+    listing: shape.main.kind === 'listing',
+    question,
+    shape,
+    query: req.query ?? '',
+    task: req.task ?? '',
+    command: req.command ?? '',
+  };
 }
 
 /**

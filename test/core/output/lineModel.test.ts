@@ -73,14 +73,14 @@ describe('lineFeatures on a real script output', () => {
   });
 
   it('counts words rare in the output and not in the command (a line can only be used through those)', () => {
-    const debug = lines.findIndex((l) => l === 'DEBUG: params=()');
+    const debug = lines.indexOf('DEBUG: params=()');
     const caught = lines.findIndex((l) => l.startsWith('Caught exception'));
     expect(at(debug, 'new-terms')).toBe(0);
     expect(at(caught, 'new-terms')).toBeGreaterThan(0);
   });
 
   it('measures the distance to the nearest signal line', () => {
-    const signal = a.roles.findIndex((r) => r === 'signal');
+    const signal = a.roles.indexOf('signal');
     expect(signal).toBeGreaterThan(0);
     expect(at(signal, 'log-signal-above')).toBe(0);
     expect(at(signal - 1, 'log-signal-below')).toBeCloseTo(Math.log1p(1));
