@@ -6,12 +6,14 @@
  *      bench's used-line rule (the agent's next message names one of its rarer words);
  *   2. fit gradient-boosted trees (logistic loss, depth --depth, --trees rounds) on those lines;
  *   3. choose the threshold by cross-validation over runs (--folds): each fold's model, fitted on
- *      the other folds, prunes its runs' outputs at each threshold, and the threshold with the best
- *      net saving of whole runs wins, charging a lost output as the bench does (one more turn over
- *      the context, and the whole output again for the rest of the run), among those that lose at
- *      most --max-lost of the outputs with a used line;
- *   4. refit on every training run and write the model with that threshold (0: no say, when no
- *      threshold beats the rules alone).
+ *      the other folds, prunes its runs' outputs, and the threshold and context (lineModel.ts: a
+ *      line folds when p(used) < threshold x its characters / (context + the output's characters))
+ *      with the best net saving of whole runs win, charging a lost output as the bench does (one
+ *      more turn over the context, and the whole output again for the rest of the run), among
+ *      those that lose at most --max-lost of the outputs with a used line; then a factor on the
+ *      threshold for each command family, one family at a time, the same way;
+ *   4. refit on every training run and write the model with those choices (threshold 0: no say,
+ *      when nothing beats the rules alone). Then `npm run format` (the JSON as biome lays it out).
  *
  *   npx tsx scripts/fit-output-model.ts [--data ../shared/bench/trajectories-dev.jsonl.gz] [--out src/core/output/lineModel.json]
  */
