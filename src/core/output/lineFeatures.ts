@@ -94,7 +94,12 @@ const IDENT_RE = /[A-Za-z_][A-Za-z0-9_]*/g;
 export function identifierParts(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(IDENT_RE)) {
-    for (const p of m[0].split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) if (p.length >= 3) out.push(p.toLowerCase());
+    const id = m[0];
+    if (!/[_A-Z]/.test(id)) {
+      if (id.length >= 3) out.push(id);
+      continue;
+    }
+    for (const p of id.split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) if (p.length >= 3) out.push(p.toLowerCase());
   }
   return out;
 }
