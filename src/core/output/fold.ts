@@ -47,8 +47,11 @@ export interface FoldInput {
   listing: boolean;
   /** Terms of the question, to keep directories it names. */
   question: string;
-  /** Per line: 1 when the learned judgement expects the agent not to use it (null: rules alone). */
-  unlikely: Uint8Array | null;
+  /**
+   * The learned judgement: given the lines the rules leave undecided, 1 for each it expects the
+   * agent not to use (null: the rules alone).
+   */
+  unlikely: ((undecided: Uint8Array) => Uint8Array | null) | null;
 }
 
 export function planFolds(o: FoldInput): OutputFold[] {
@@ -68,9 +71,13 @@ export function planFolds(o: FoldInput): OutputFold[] {
   // Entries of a listing are all alike: they fold by directory, never by shape.
   if (o.listing) markListingRuns(o, reason, label);
   else markSimilarRuns(o, reason);
-  if (o.unlikely) for (let i = 0; i < n; i++) if (reason[i] === null && o.unlikely[i] && o.roles[i] === 'plain' && !o.relevant[i]) reason[i] = 'unlikely';
+  // The judgement is asked only about the plain lines the rules leave undecided.
+  const undecided = new Uint8Array(n);
+  for (let i = 0; i < n; i++) undecided[i] = reason[i] === null && o.roles[i] === 'plain' && !o.relevant[i] ? 1 : 0;
+  const unlikely = o.unlikely?.(undecided) ?? null;
+  if (unlikely) for (let i = 0; i < n; i++) if (undecided[i] && unlikely[i]) reason[i] = 'unlikely';
   markRepeats(o, reason, label);
-  if (o.unlikely) mergeUnlikely(o.lines, reason, label);
+  if (unlikely) mergeUnlikely(o.lines, reason, label);
   for (let k = 0, i = n - 1; i >= 0 && k < TAIL_KEPT; i--) {
     if (isBlank(o.lines[i])) continue;
     reason[i] = null;

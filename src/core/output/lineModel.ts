@@ -79,12 +79,15 @@ function fits(m: LineModel): boolean {
 
 /**
  * Per line: 1 when the model expects the agent not to use it (null when the model has no say).
- * Only plain lines the question does not name and the session has not shown are its business.
+ * Only the lines `rows` marks are judged (planFolds() asks about the plain lines its rules leave
+ * undecided); by default the plain lines the question does not name and the session has not shown.
  */
-export function unlikelyLines(a: OutputAnalysis, m: LineModel = LINE_MODEL): Uint8Array | null {
+export function unlikelyLines(a: OutputAnalysis, m: LineModel = LINE_MODEL, rows?: Uint8Array): Uint8Array | null {
   if (!fits(m)) return null;
-  const rows = new Uint8Array(a.lines.length);
-  for (let i = 0; i < rows.length; i++) rows[i] = a.roles[i] === 'plain' && !a.relevant[i] && !a.seen?.[i] ? 1 : 0;
+  if (!rows) {
+    rows = new Uint8Array(a.lines.length);
+    for (let i = 0; i < rows.length; i++) rows[i] = a.roles[i] === 'plain' && !a.relevant[i] && !a.seen?.[i] ? 1 : 0;
+  }
   const p = usedProbabilities(a, m, rows);
   let chars = 0;
   for (const l of a.lines) chars += l.length + 1;

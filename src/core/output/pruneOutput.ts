@@ -37,8 +37,8 @@ export function pruneOutput(req: OutputRequest): OutputResult {
 
   const a = analyseOutput(lines, req, seen);
   shapeName = a.shape.main.name;
-  const unlikely = req.judge === false ? null : unlikelyLines(a, req.judge);
-  const folds = planFolds({ ...a, unlikely });
+  const judge = req.judge;
+  const folds = planFolds({ ...a, unlikely: judge === false ? null : (undecided) => unlikelyLines(a, judge, undecided) });
   const keepMask = new Uint8Array(lines.length).fill(1);
   for (const f of folds) keepMask.fill(0, f.from - 1, f.to);
   // A marker names a handle only when the session really keeps the output (`skim show` finds it).
