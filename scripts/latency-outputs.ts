@@ -3,7 +3,8 @@
  * in ../shared/bench/trajectories-dev.jsonl.gz closest to 500 lines, and the nearest joined into one of at least 500 lines) with the step's
  * thought and the run's task, p50/p95 wall and CPU over repeated calls after one warm-up, with and
  * without a session (a session also compares with the previous run and stores the output).
- *   npx tsx scripts/latency-outputs.ts [--runs 50] [--cases ../shared/bench/trajectories-dev.jsonl.gz] [--lines 500]
+ * --rules: the rules alone, without the learned judgement of plain lines.
+ *   npx tsx scripts/latency-outputs.ts [--runs 50] [--cases ../shared/bench/trajectories-dev.jsonl.gz] [--lines 500] [--rules]
  */
 import { parseArgs } from 'node:util';
 import { readJsonRecords } from '../src/bench/cases.js';
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '50' },
     cases: { type: 'string', default: '../shared/bench/trajectories-dev.jsonl.gz' },
     lines: { type: 'string', default: '500' },
+    rules: { type: 'boolean', default: false },
   },
 });
 const target = Number(args.lines);
@@ -43,7 +45,7 @@ for (const session of [false, true]) {
   const cpu: number[] = [];
   for (const log of picked) {
     const times: number[] = [];
-    const call = () => pruneOutput({ ...log, memory: session ? new OutputMemory() : undefined });
+    const call = () => pruneOutput({ ...log, memory: session ? new OutputMemory() : undefined, ...(args.rules ? { judge: false as const } : {}) });
     call();
     for (let k = 0; k < Number(args.runs); k++) {
       const c0 = process.cpuUsage();

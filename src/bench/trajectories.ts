@@ -60,6 +60,8 @@ export interface TrajectoryMethod {
    * output, which the runs do not record).
    */
   cutOutputs?: boolean;
+  /** false: outputs fold by their rules alone (what the learned judgement of plain lines adds is the difference). */
+  judge?: false;
 }
 
 export interface ReadInput {
@@ -109,6 +111,14 @@ export const TRAJECTORY_METHODS: TrajectoryMethod[] = [
     description: 'skim default on reads, and every other output pruned with its command, the thought and the task, remembering earlier runs of a command',
     session: 'memory',
     outputs: true,
+    request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
+  },
+  {
+    name: 'skim-every-output-rules',
+    description: 'as skim-every-output, but outputs fold by their rules alone, without the learned judgement of plain lines',
+    session: 'memory',
+    outputs: true,
+    judge: false,
     request: (r) => ({ query: r.thought, task: r.task, path: r.path || undefined, firstLine: r.firstLine }),
   },
   {
@@ -430,7 +440,14 @@ function replayCutOutput(r: Replay, step: TrajectoryStep, content: string, i: nu
   const headLines = head.split('\n').length;
   const pruneText = (text: string) => {
     try {
-      return pruneOutput({ text, command: step.command ?? undefined, query: step.thought, task: run.task, memory: r.outputSession?.outputs });
+      return pruneOutput({
+        text,
+        command: step.command ?? undefined,
+        query: step.thought,
+        task: run.task,
+        memory: r.outputSession?.outputs,
+        judge: r.method.judge,
+      });
     } catch {
       return null;
     }
@@ -478,7 +495,7 @@ async function replayOutput(r: Replay, step: TrajectoryStep, obs: { head: string
   let keep: Uint8Array | null = null;
   try {
     const routed = await pruneToolOutput(
-      { text: obs.body, command: step.command ?? undefined, query: step.thought, task: run.task, session: r.outputSession },
+      { text: obs.body, command: step.command ?? undefined, query: step.thought, task: run.task, session: r.outputSession, judge: r.method.judge },
       r.prune,
     );
     text = routed.result.text;

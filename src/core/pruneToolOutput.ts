@@ -19,6 +19,8 @@ export interface ToolOutputRequest {
   task?: string;
   exitCode?: number | null;
   session?: SessionMemory;
+  /** false: outputs fold by their rules alone, without the learned judgement of plain lines. */
+  judge?: false;
 }
 
 export type ToolOutputResult = { via: 'read'; read: FileRead; result: PruneResult } | { via: 'output'; result: OutputResult };
@@ -33,6 +35,14 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
     };
   return {
     via: 'output',
-    result: pruneOutput({ text: req.text, command: req.command, query: req.query, task: req.task, exitCode: req.exitCode, memory: req.session?.outputs }),
+    result: pruneOutput({
+      text: req.text,
+      command: req.command,
+      query: req.query,
+      task: req.task,
+      exitCode: req.exitCode,
+      memory: req.session?.outputs,
+      judge: req.judge,
+    }),
   };
 }

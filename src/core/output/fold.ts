@@ -1,8 +1,8 @@
 /**
  * Which lines fold, and into which markers. A line folds when its shape's rules call it routine,
  * when it repeats the shape of the lines just before it, when the previous run of the same command
- * (or a kept line above it in this output) showed it, or when it is one of many entries of a
- * directory the question does not name; a
+ * (or a kept line above it in this output) showed it, when it is one of many entries of a
+ * directory the question does not name, or when the learned judgement expects it unused; a
  * signal line, a relevant line and the last lines of the output never fold. Only runs that save
  * more than their marker costs become markers.
  */
@@ -26,6 +26,12 @@ const TAIL_KEPT = 2;
  */
 const MIN_FOLD_CHARS = 400;
 const MIN_SEEN_FOLD_CHARS = 160;
+/**
+ * Lines the learned judgement folds already had their risk weighed against their characters
+ * (lineModel.ts): a fold of them only has to pay for its marker.
+ */
+const MIN_UNLIKELY_FOLD = 2;
+const MIN_UNLIKELY_FOLD_CHARS = 200;
 
 export interface FoldInput {
   lines: readonly string[];
@@ -41,8 +47,11 @@ export interface FoldInput {
   listing: boolean;
   /** Terms of the question, to keep directories it names. */
   question: string;
-  /** Per line: 1 when the learned judgement expects the agent not to use it (null: rules alone). */
-  unlikely: Uint8Array | null;
+  /**
+   * The learned judgement: given the lines the rules leave undecided, 1 for each it expects the
+   * agent not to use (null: the rules alone).
+   */
+  unlikely: ((undecided: Uint8Array) => Uint8Array | null) | null;
 }
 
 export function planFolds(o: FoldInput): OutputFold[] {
@@ -62,8 +71,13 @@ export function planFolds(o: FoldInput): OutputFold[] {
   // Entries of a listing are all alike: they fold by directory, never by shape.
   if (o.listing) markListingRuns(o, reason, label);
   else markSimilarRuns(o, reason);
-  if (o.unlikely) for (let i = 0; i < n; i++) if (reason[i] === null && o.unlikely[i] && o.roles[i] === 'plain' && !o.relevant[i]) reason[i] = 'unlikely';
+  // The judgement is asked only about the plain lines the rules leave undecided.
+  const undecided = new Uint8Array(n);
+  for (let i = 0; i < n; i++) undecided[i] = reason[i] === null && o.roles[i] === 'plain' && !o.relevant[i] ? 1 : 0;
+  const unlikely = o.unlikely?.(undecided) ?? null;
+  if (unlikely) for (let i = 0; i < n; i++) if (undecided[i] && unlikely[i]) reason[i] = 'unlikely';
   markRepeats(o, reason, label);
+  if (unlikely) mergeUnlikely(o.lines, reason, label);
   for (let k = 0, i = n - 1; i >= 0 && k < TAIL_KEPT; i--) {
     if (isBlank(o.lines[i])) continue;
     reason[i] = null;
@@ -85,6 +99,39 @@ function markRepeats(o: FoldInput, reason: (FoldReason | null)[], label: (string
       reason[i] = 'seen';
       label[i] = 'above';
     } else keptAbove.add(line);
+  }
+}
+
+/**
+ * Lines the judgement expects unused and the lines the rules fold next to them (blank lines
+ * between) become one marker, as unlikely to matter: one marker, not several short ones that do
+ * not pay for themselves.
+ */
+function mergeUnlikely(lines: readonly string[], reason: (FoldReason | null)[], label: (string | undefined)[]): void {
+  const n = lines.length;
+  let i = 0;
+  while (i < n) {
+    if (reason[i] === null || reason[i] === 'seen') {
+      i++;
+      continue;
+    }
+    let j = i;
+    let any = false;
+    while (
+      j < n &&
+      ((reason[j] !== null && reason[j] !== 'seen') ||
+        (isBlank(lines[j]) && reason[j] === null && j + 1 < n && reason[j + 1] !== null && reason[j + 1] !== 'seen'))
+    ) {
+      if (reason[j] === 'unlikely') any = true;
+      j++;
+    }
+    const kinds = new Set(reason.slice(i, j).filter((r) => r !== null));
+    if (any && kinds.size > 1)
+      for (let k = i; k < j; k++) {
+        reason[k] = 'unlikely';
+        label[k] = undefined;
+      }
+    i = j;
   }
 }
 
@@ -161,8 +208,9 @@ function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label:
     }
     let chars = 0;
     for (let k = i; k <= end; k++) chars += lines[k].length + 1;
-    const minChars = r === 'seen' ? MIN_SEEN_FOLD_CHARS : MIN_FOLD_CHARS;
-    if (end - i + 1 >= MIN_FOLD && chars >= minChars)
+    const minChars = r === 'seen' ? MIN_SEEN_FOLD_CHARS : r === 'unlikely' ? MIN_UNLIKELY_FOLD_CHARS : MIN_FOLD_CHARS;
+    const minLines = r === 'unlikely' ? MIN_UNLIKELY_FOLD : MIN_FOLD;
+    if (end - i + 1 >= minLines && chars >= minChars)
       folds.push({ from: i + 1, to: end + 1, reason: r, label: r === 'seen' ? seenLabel(label, i, end) : commonLabel(label, i, end) });
     i = end + 1;
   }

@@ -37,8 +37,8 @@ export function pruneOutput(req: OutputRequest): OutputResult {
 
   const a = analyseOutput(lines, req, seen);
   shapeName = a.shape.main.name;
-  const unlikely = req.judge === false ? null : unlikelyLines(a, req.judge);
-  const folds = planFolds({ ...a, unlikely });
+  const judge = req.judge;
+  const folds = planFolds({ ...a, unlikely: judge === false ? null : (undecided) => unlikelyLines(a, judge, undecided) });
   const keepMask = new Uint8Array(lines.length).fill(1);
   for (const f of folds) keepMask.fill(0, f.from - 1, f.to);
   // A marker names a handle only when the session really keeps the output (`skim show` finds it).
@@ -86,6 +86,7 @@ export interface OutputAnalysis extends Omit<FoldInput, 'unlikely'> {
   shape: DetectedShape;
   query: string;
   task: string;
+  command: string;
 }
 
 /** What the rules say of each line: its shape, role, relevance to the question, and where the session showed it. */
@@ -94,7 +95,19 @@ export function analyseOutput(lines: readonly string[], req: Pick<OutputRequest,
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
-  return { lines, roles, labels, relevant, seen, listing: shape.main.kind === 'listing', question, shape, query: req.query ?? '', task: req.task ?? '' };
+  return {
+    lines,
+    roles,
+    labels,
+    relevant,
+    seen,
+    listing: shape.main.kind === 'listing',
+    question,
+    shape,
+    query: req.query ?? '',
+    task: req.task ?? '',
+    command: req.command ?? '',
+  };
 }
 
 /**

@@ -83,10 +83,11 @@ describe('pruneOutput', () => {
     const one = `${Array.from({ length: 80 }, (_, i) => `module_${i}.py`).join('\n')}\n`;
     expect(pruneOutput({ text: one, command: 'ls sympy/core', query: 'where is Add defined?' }).text).toBe(one);
     const f = fixture('ls-R');
-    const r = pruneOutput({ text: f.text, command: f.command, query: 'where are the model field classes?' });
+    // (the rules alone: the learned judgement may fold more, test/core/output/lineModel.test.ts)
+    const r = pruneOutput({ text: f.text, command: f.command, query: 'where are the model field classes?', judge: false });
     expect(r.shape).toBe('listing');
     expect(r.folds.every((x) => x.reason === 'listing' && x.label === 'entries of ./tests')).toBe(true);
-    const named = pruneOutput({ text: f.text, command: f.command, query: 'which tests cover queries?' });
+    const named = pruneOutput({ text: f.text, command: f.command, query: 'which tests cover queries?', judge: false });
     expect(named.folds.filter((x) => x.label === 'entries of ./tests')).toHaveLength(0);
   });
 
@@ -123,9 +124,9 @@ describe('pruneOutput', () => {
     // lines of varied shapes, so the first run shows them all
     const run = (answer: string) =>
       `${Array.from({ length: 40 }, (_, i) => `check ${i}: ${'parsed '.repeat((i % 4) + 1)}-> ${i === 20 ? answer : `Symbol(x${i})`}`).join('\n')}\n`;
-    pruneOutput({ text: run('Add(x, 1)'), command: 'python3 repro.py', query: 'q', memory });
+    pruneOutput({ text: run('Add(x, 1)'), command: 'python3 repro.py', query: 'q', memory, judge: false });
     const second = run('Add(x, 2)');
-    const r = pruneOutput({ text: second, command: 'python3  repro.py', query: 'q', memory });
+    const r = pruneOutput({ text: second, command: 'python3  repro.py', query: 'q', memory, judge: false });
     expect(r.text).toContain('check 20: parsed -> Add(x, 2)');
     expect(r.text).toMatch(/\[skim: 20 lines as in the previous run of this command omitted \(1-20\); skim show [0-9a-f]+:1-20\]/);
     expectHonest(second, r);
@@ -136,7 +137,7 @@ describe('pruneOutput', () => {
 
   it("folds a repository's metadata entries in `ls -la` (dotfiles, licence, authors, changelog), keeps the code and build files", () => {
     const f = fixture('ls-la');
-    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
     expectHonest(f.text, r);
     expect(r.text).toMatch(/^\[skim: 12 lines of repository metadata \(dotfiles, licence, authors, changelog\) omitted \(3-14\), not stored\]$/m);
     for (const name of ['sphinx', 'tests', 'setup.py', 'tox.ini', 'Makefile', 'README.rst'])

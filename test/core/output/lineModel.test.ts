@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_FAMILY_COUNT, commandFamily, identifierParts, LINE_FEATURES, lineFeatures } from '../../../src/core/output/lineFeatures.js';
+import { LINE_MODEL, type LineModel, treeScore, unlikelyLines, usedProbabilities } from '../../../src/core/output/lineModel.js';
+import { splitOutput } from '../../../src/core/output/lines.js';
+import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
+
+const fixture = (name: string) => ({
+  text: readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8'),
+  ...(JSON.parse(readFileSync(new URL(`../../fixtures/outputs/${name}.json`, import.meta.url), 'utf8')) as { command: string; thought: string }),
+});
+const F = LINE_FEATURES.length;
+const col = (name: (typeof LINE_FEATURES)[number]) => LINE_FEATURES.indexOf(name);
+
+/** A model of one leaf: every line gets the same probability of use. */
+const constantModel = (p: number, threshold: number): LineModel => ({
+  features: [...LINE_FEATURES],
+  base: Math.log(p / (1 - p)),
+  trees: [{ feature: [-1], split: [0], left: [-1], right: [-1], value: [0] }],
+  threshold,
+  contextChars: 0,
+  familyScale: new Array(COMMAND_FAMILY_COUNT).fill(1),
+});
+
+describe('identifierParts', () => {
+  it('splits identifiers on underscores, dots, slashes and camelCase, keeping parts of 3+ letters', () => {
+    expect(identifierParts('get_prep_value CharField.getPrepValue django/db/models HTTPResponse')).toEqual([
+      'get',
+      'prep',
+      'value',
+      'char',
+      'field',
+      'get',
+      'prep',
+      'value',
+      'django',
+      'models',
+      'http',
+      'response',
+    ]);
+  });
+});
+
+describe('commandFamily', () => {
+  it('tells test runs, listings, searches and scripts apart, after a leading cd', () => {
+    const fam = (c: string) => commandFamily(c);
+    expect(fam('cd /testbed && python tests/runtests.py queries')).toBe(fam('pytest -x'));
+    expect(fam('ls -R src')).toBe(fam('find . -name "*.py"'));
+    expect(fam('python reproduce_issue.py')).not.toBe(fam('ls'));
+    expect(fam('grep -rn foo .')).not.toBe(fam('python x.py'));
+    expect(fam('echo hi')).not.toBe(fam('python x.py'));
+  });
+});
+
+describe('lineFeatures on a real script output', () => {
+  const f = fixture('script-traceback');
+  const { lines } = splitOutput(f.text);
+  const task = 'SimpleLazyObject in get_object_or_404 crashes on the offer slug';
+  const a = analyseOutput(lines, { command: f.command, query: f.thought, task }, null);
+  const x = lineFeatures({ lines, roles: a.roles, relevant: a.relevant, query: a.query, task: a.task, command: a.command, kind: a.shape.main.kind });
+  const at = (i: number, name: (typeof LINE_FEATURES)[number]) => x[i * F + col(name)];
+
+  it('gives every line one row of every feature', () => {
+    expect(x.length).toBe(lines.length * F);
+    expect(Array.from(x).every(Number.isFinite)).toBe(true);
+  });
+
+  it('counts the parts of identifiers the task names', () => {
+    const i = lines.findIndex((l) => l.includes('unwrapped type(value)'));
+    const j = lines.findIndex((l) => l.startsWith('Type of offer_slug'));
+    expect(at(i, 'task-parts')).toBeGreaterThanOrEqual(2); // simple, lazy, object
+    expect(at(j, 'task-parts')).toBeGreaterThan(at(0, 'task-parts')); // offer, slug
+  });
+
+  it('counts words rare in the output and not in the command (a line can only be used through those)', () => {
+    const debug = lines.indexOf('DEBUG: params=()');
+    const caught = lines.findIndex((l) => l.startsWith('Caught exception'));
+    expect(at(debug, 'new-terms')).toBe(0);
+    expect(at(caught, 'new-terms')).toBeGreaterThan(0);
+  });
+
+  it('measures the distance to the nearest signal line', () => {
+    const signal = a.roles.indexOf('signal');
+    expect(signal).toBeGreaterThan(0);
+    expect(at(signal, 'log-signal-above')).toBe(0);
+    expect(at(signal - 1, 'log-signal-below')).toBeCloseTo(Math.log1p(1));
+  });
+});
+
+describe('the line model', () => {
+  it('routes a line down its trees by the features they split on', () => {
+    const tree = { feature: [col('numbers'), -1, -1], split: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 2] };
+    const row = new Float64Array(F);
+    expect(treeScore({ base: 0.5, trees: [tree] }, row)).toBeCloseTo(-0.5);
+    row[col('numbers')] = 3;
+    expect(treeScore({ base: 0.5, trees: [tree] }, row)).toBeCloseTo(2.5);
+  });
+
+  it('has no say when fitted on other features', () => {
+    const f = fixture('ls-R');
+    const a = analyseOutput(splitOutput(f.text).lines, { command: f.command, query: f.thought }, null);
+    expect(unlikelyLines(a, { ...constantModel(0.001, 1), features: ['bias'] })).toBeNull();
+    expect(unlikelyLines(a, constantModel(0.001, 1))).not.toBeNull();
+  });
+
+  it('folds, as unlikely to matter, plain lines the rules keep when the model says they go unused', () => {
+    const f = fixture('script-traceback');
+    const req = { text: f.text, command: f.command, query: f.thought };
+    const rules = pruneOutput({ ...req, judge: false });
+    const judged = pruneOutput({ ...req, judge: constantModel(0.0001, 1) });
+    expect(judged.folds.some((x) => x.reason === 'unlikely')).toBe(true);
+    expect(judged.charsOut).toBeLessThan(rules.charsOut);
+    // the signal lines the rules keep stay, whatever the model says
+    const a = analyseOutput(splitOutput(f.text).lines, req, null);
+    a.roles.forEach((r, i) => {
+      if (r === 'signal' && rules.keepMask[i]) expect(judged.keepMask[i]).toBe(1);
+    });
+  });
+
+  it('keeps what a model that expects every line to be used keeps by the rules alone', () => {
+    const f = fixture('script-traceback');
+    const req = { text: f.text, command: f.command, query: f.thought };
+    expect(pruneOutput({ ...req, judge: constantModel(0.9, 1) }).text).toBe(pruneOutput({ ...req, judge: false }).text);
+  });
+
+  it('the shipped model folds lines of a real `ls -la` the rules keep, and never a line the question names', () => {
+    const f = fixture('ls-la');
+    const req = { text: f.text, command: f.command, query: f.thought };
+    const rules = pruneOutput({ ...req, judge: false });
+    const shipped = pruneOutput(req);
+    expect(shipped.charsOut).toBeLessThan(rules.charsOut);
+    expect(shipped.folds.some((x) => x.reason === 'unlikely')).toBe(true);
+    const lines = splitOutput(f.text).lines;
+    lines.forEach((l, i) => {
+      if (!shipped.keepMask[i]) expect(rules.keepMask[i] === 0 || !/ (sphinx|tests|setup\.py|tox\.ini)$/.test(l)).toBe(true);
+    });
+    const named = pruneOutput({ ...req, query: 'What does CHANGES say about this release?' });
+    expect(named.text).toMatch(/ CHANGES$/m);
+  });
+
+  it('the shipped model is fitted on these features and gives probabilities', () => {
+    expect(LINE_MODEL.features).toEqual([...LINE_FEATURES]);
+    const f = fixture('django-runtests');
+    const a = analyseOutput(splitOutput(f.text).lines, { command: f.command, query: f.thought }, null);
+    const p = usedProbabilities(a);
+    expect(p.length).toBe(a.lines.length);
+    expect(Array.from(p).every((v) => v > 0 && v < 1)).toBe(true);
+  });
+});
