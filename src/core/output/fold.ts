@@ -105,7 +105,8 @@ function markRepeats(o: FoldInput, reason: (FoldReason | null)[], label: (string
 /**
  * Lines the judgement expects unused and the lines the rules fold next to them (blank lines
  * between) become one marker, as unlikely to matter: one marker, not several short ones that do
- * not pay for themselves.
+ * not pay for themselves. What the rules said of the lines they folded stays in its label when
+ * they said one thing ("12 of them passed tests").
  */
 function mergeUnlikely(lines: readonly string[], reason: (FoldReason | null)[], label: (string | undefined)[]): void {
   const n = lines.length;
@@ -126,13 +127,28 @@ function mergeUnlikely(lines: readonly string[], reason: (FoldReason | null)[], 
       j++;
     }
     const kinds = new Set(reason.slice(i, j).filter((r) => r !== null));
-    if (any && kinds.size > 1)
+    if (any && kinds.size > 1) {
+      const summary = rulesSummary(reason, label, i, j);
       for (let k = i; k < j; k++) {
         reason[k] = 'unlikely';
-        label[k] = undefined;
+        label[k] = summary;
       }
+    }
     i = j;
   }
+}
+
+/** "N of them LABEL" when every line the rules folded in [from, to) has the same routine label. */
+function rulesSummary(reason: (FoldReason | null)[], label: (string | undefined)[], from: number, to: number): string | undefined {
+  let what: string | undefined;
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    if (reason[k] === null || reason[k] === 'unlikely') continue;
+    if (reason[k] !== 'routine' || label[k] === undefined || (what !== undefined && label[k] !== what)) return undefined;
+    what = label[k];
+    n++;
+  }
+  return what === undefined ? undefined : `${n} of them ${what}`;
 }
 
 /** Runs of plain lines of one shape: all but the first fold. */

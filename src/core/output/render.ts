@@ -14,7 +14,7 @@ const WHAT: Record<OutputFold['reason'], (f: OutputFold, n: number) => string> =
       : f.label === 'above'
         ? `${n} lines repeating lines above`
         : `${n} lines shown earlier in this session`,
-  unlikely: (_f, n) => `${n} lines unlikely to matter here`,
+  unlikely: (f, n) => `${n} lines unlikely to matter here${f.label ? `, ${f.label}` : ''}`,
   listing: (f, n) => `${n} more ${f.label ?? 'entries'}`,
 };
 

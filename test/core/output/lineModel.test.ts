@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { planFolds } from '../../../src/core/output/fold.js';
 import { COMMAND_FAMILY_COUNT, commandFamily, identifierParts, LINE_FEATURES, lineFeatures } from '../../../src/core/output/lineFeatures.js';
 import { LINE_MODEL, type LineModel, treeScore, unlikelyLines, usedProbabilities } from '../../../src/core/output/lineModel.js';
 import { splitOutput } from '../../../src/core/output/lines.js';
@@ -134,6 +135,10 @@ describe('the line model', () => {
     lines.forEach((l, i) => {
       if (!shipped.keepMask[i]) expect(rules.keepMask[i] === 0 || !/ (sphinx|tests|setup\.py|tox\.ini)$/.test(l)).toBe(true);
     });
+    // the marker that took in the rules' fold of the repository's metadata still says so
+    expect(shipped.text).toMatch(
+      /\[skim: \d+ lines unlikely to matter here, \d+ of them repository metadata \(dotfiles, licence, authors, changelog\) omitted/,
+    );
     const named = pruneOutput({ ...req, query: 'What does CHANGES say about this release?' });
     expect(named.text).toMatch(/ CHANGES$/m);
   });
@@ -145,5 +150,37 @@ describe('the line model', () => {
     const p = usedProbabilities(a);
     expect(p.length).toBe(a.lines.length);
     expect(Array.from(p).every((v) => v > 0 && v < 1)).toBe(true);
+  });
+});
+
+describe("a fold of unlikely lines next to the rules' folds", () => {
+  // 4 lines the rules fold as routine, 4 plain lines the judgement folds, 4 more routine ones, and a tail
+  const fold = (secondLabel: string) => {
+    const lines = [
+      ...Array.from({ length: 4 }, (_, i) => `tests/test_a.py::test_${i} PASSED`),
+      ...Array.from({ length: 4 }, (_, i) => `collected item number ${i} of the suite, nothing more`),
+      ...Array.from({ length: 4 }, (_, i) => `tests/test_b.py::test_${i} PASSED`),
+      'summary line one',
+      '=== 8 passed ===',
+    ];
+    const routine = (i: number) => i < 4 || (i >= 8 && i < 12);
+    return planFolds({
+      lines,
+      roles: lines.map((_, i) => (routine(i) ? 'routine' : 'plain')),
+      labels: lines.map((_, i) => (i < 4 ? 'passed tests' : routine(i) ? secondLabel : undefined)),
+      relevant: new Uint8Array(lines.length),
+      seen: null,
+      listing: false,
+      question: '',
+      unlikely: (undecided) => undecided.map((v, i) => (v && i >= 4 && i < 8 ? 1 : 0)),
+    });
+  };
+
+  it('is one marker that keeps what the rules said of their lines when they said one thing', () => {
+    expect(fold('passed tests')).toEqual([{ from: 1, to: 12, reason: 'unlikely', label: '8 of them passed tests' }]);
+  });
+
+  it('says nothing of them when the rules said different things', () => {
+    expect(fold('progress')).toEqual([{ from: 1, to: 12, reason: 'unlikely', label: undefined }]);
   });
 });
