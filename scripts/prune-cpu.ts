@@ -58,7 +58,13 @@ async function measure(root: string, profile: boolean): Promise<{ samples: Sampl
   // measured texts are new to every per-text and per-piece cache, as a file never seen before is.
   const measured = new Set(inputs.map((i) => i.path));
   const warm = (distinctInputs(300) as { code: string; query: string; path: string }[]).filter((i) => !measured.has(i.path));
-  for (const i of warm.slice(0, 60)) await pruner.prune({ code: i.code, query: i.query, path: i.path });
+  // taken across languages in turn (the list is grouped by language): every grammar is warm
+  const byLanguage = new Map<string, typeof warm>();
+  for (const i of warm) byLanguage.set(detectLanguage(i.path, i.code), [...(byLanguage.get(detectLanguage(i.path, i.code)) ?? []), i]);
+  const warmUp: typeof warm = [];
+  for (let k = 0; warmUp.length < 60 && k < warm.length; k++)
+    for (const list of byLanguage.values()) if (k < list.length && warmUp.length < 60) warmUp.push(list[k]);
+  for (const i of warmUp) await pruner.prune({ code: i.code, query: i.query, path: i.path });
   let session: Session | undefined;
   if (profile) {
     session = new Session();
