@@ -127,24 +127,30 @@ function mergeUnlikely(lines: readonly string[], reason: (FoldReason | null)[], 
       j++;
     }
     const kinds = new Set(reason.slice(i, j).filter((r) => r !== null));
-    if (any && kinds.size > 1) {
-      const summary = rulesSummary(reason, label, i, j);
+    if (any && kinds.size > 1)
       for (let k = i; k < j; k++) {
+        if (reason[k] === null) continue;
+        // a line the rules folded keeps what they said of it, for the marker's label (unlikelyLabel)
+        if (reason[k] !== 'unlikely') label[k] = reason[k] === 'routine' && label[k] !== undefined ? label[k] : UNNAMED_RULE;
         reason[k] = 'unlikely';
-        label[k] = summary;
       }
-    }
     i = j;
   }
 }
 
-/** "N of them LABEL" when every line the rules folded in [from, to) has the same routine label. */
-function rulesSummary(reason: (FoldReason | null)[], label: (string | undefined)[], from: number, to: number): string | undefined {
+/** The label of a line a rule folds without saying what it is (alike lines, listing entries). */
+const UNNAMED_RULE = '\0';
+
+/**
+ * An unlikely fold's label: "N of them LABEL" when every line of it the rules folded was routine
+ * of one kind, counted over the fold as it stands (the output's last lines are shown whatever).
+ */
+function unlikelyLabel(label: (string | undefined)[], from: number, to: number): string | undefined {
   let what: string | undefined;
   let n = 0;
-  for (let k = from; k < to; k++) {
-    if (reason[k] === null || reason[k] === 'unlikely') continue;
-    if (reason[k] !== 'routine' || label[k] === undefined || (what !== undefined && label[k] !== what)) return undefined;
+  for (let k = from; k <= to; k++) {
+    if (label[k] === undefined) continue;
+    if (label[k] === UNNAMED_RULE || (what !== undefined && label[k] !== what)) return undefined;
     what = label[k];
     n++;
   }
@@ -227,7 +233,12 @@ function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label:
     const minChars = r === 'seen' ? MIN_SEEN_FOLD_CHARS : r === 'unlikely' ? MIN_UNLIKELY_FOLD_CHARS : MIN_FOLD_CHARS;
     const minLines = r === 'unlikely' ? MIN_UNLIKELY_FOLD : MIN_FOLD;
     if (end - i + 1 >= minLines && chars >= minChars)
-      folds.push({ from: i + 1, to: end + 1, reason: r, label: r === 'seen' ? seenLabel(label, i, end) : commonLabel(label, i, end) });
+      folds.push({
+        from: i + 1,
+        to: end + 1,
+        reason: r,
+        label: r === 'seen' ? seenLabel(label, i, end) : r === 'unlikely' ? unlikelyLabel(label, i, end) : commonLabel(label, i, end),
+      });
     i = end + 1;
   }
   return folds;

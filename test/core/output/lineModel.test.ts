@@ -180,6 +180,24 @@ describe("a fold of unlikely lines next to the rules' folds", () => {
     expect(fold('passed tests')).toEqual([{ from: 1, to: 12, reason: 'unlikely', label: '8 of them passed tests' }]);
   });
 
+  it('counts only the lines it hides (the last lines of an output are shown whatever the rules say)', () => {
+    const lines = [
+      ...Array.from({ length: 4 }, (_, i) => `collected item number ${i} of the suite, nothing more`),
+      ...Array.from({ length: 4 }, (_, i) => `tests/test_b.py::test_${i} PASSED`),
+    ];
+    const folds = planFolds({
+      lines,
+      roles: lines.map((_, i) => (i >= 4 ? 'routine' : 'plain')),
+      labels: lines.map((_, i) => (i >= 4 ? 'passed tests' : undefined)),
+      relevant: new Uint8Array(lines.length),
+      seen: null,
+      listing: false,
+      question: '',
+      unlikely: (undecided) => undecided.map((v) => v),
+    });
+    expect(folds).toEqual([{ from: 1, to: 6, reason: 'unlikely', label: '2 of them passed tests' }]);
+  });
+
   it('says nothing of them when the rules said different things', () => {
     expect(fold('progress')).toEqual([{ from: 1, to: 12, reason: 'unlikely', label: undefined }]);
   });
