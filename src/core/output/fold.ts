@@ -154,7 +154,8 @@ function unlikelyLabel(label: (string | undefined)[], from: number, to: number):
     what = label[k];
     n++;
   }
-  return what === undefined ? undefined : `${n} of them ${what}`;
+  // (the label's name alone, without its parenthesised examples: the marker stays short)
+  return what === undefined ? undefined : `${n} of them ${what.replace(/ \(.*\)$/, '')}`;
 }
 
 /** Runs of plain lines of one shape: all but the first fold. */
