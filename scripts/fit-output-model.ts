@@ -23,9 +23,9 @@ import { readJsonRecords } from '../src/bench/cases.js';
 import { usedLines } from '../src/bench/outputSteps.js';
 import { isTrajectoryRecord, isValidationRun, splitObservation, type TrajectoryRun } from '../src/bench/trajectories.js';
 import { planFolds } from '../src/core/output/fold.js';
-import { COMMAND_FAMILY_COUNT, LINE_FEATURES, lineFeatures } from '../src/core/output/lineFeatures.js';
+import { COMMAND_FAMILY_COUNT, LINE_FEATURES } from '../src/core/output/lineFeatures.js';
 import type { LineModel, LineTree } from '../src/core/output/lineModel.js';
-import { treeScore } from '../src/core/output/lineModel.js';
+import { analysedFeatures, treeScore } from '../src/core/output/lineModel.js';
 import { splitOutput } from '../src/core/output/lines.js';
 import { OutputMemory } from '../src/core/output/memory.js';
 import { analyseOutput, pruneOutput, seenBefore } from '../src/core/output/pruneOutput.js';
@@ -119,7 +119,7 @@ stepsByRun.forEach((steps, run) => {
       const folds = planFolds({ ...a, unlikely: null });
       const folded = new Uint8Array(lines.length);
       for (const f of folds) folded.fill(1, f.from - 1, f.to);
-      const x = lineFeatures({ lines, roles: a.roles, relevant: a.relevant, query: a.query, task: a.task, command: a.command, kind: a.shape.main.kind });
+      const x = analysedFeatures(a);
       for (let i = 0; i < lines.length; i++) {
         if (!folded[i] && !seen?.[i]) {
           const c = a.roles[i] === 'signal' ? keptCost.signal : a.relevant[i] ? keptCost.relevant : a.roles[i] === 'plain' ? keptCost.plain : null;

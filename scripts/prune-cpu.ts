@@ -60,7 +60,12 @@ async function measure(root: string, profile: boolean): Promise<{ samples: Sampl
   const warm = (distinctInputs(300) as { code: string; query: string; path: string }[]).filter((i) => !measured.has(i.path));
   // taken across languages in turn (the list is grouped by language): every grammar is warm
   const byLanguage = new Map<string, typeof warm>();
-  for (const i of warm) byLanguage.set(detectLanguage(i.path, i.code), [...(byLanguage.get(detectLanguage(i.path, i.code)) ?? []), i]);
+  for (const i of warm) {
+    const language = detectLanguage(i.path, i.code);
+    const list = byLanguage.get(language);
+    if (list) list.push(i);
+    else byLanguage.set(language, [i]);
+  }
   const warmUp: typeof warm = [];
   for (let k = 0; warmUp.length < 60 && k < warm.length; k++)
     for (const list of byLanguage.values()) if (k < list.length && warmUp.length < 60) warmUp.push(list[k]);

@@ -8,6 +8,8 @@
  * hold it.
  */
 
+import { COMMAND_PATTERNS, withoutCd } from '../core/output/commands.js';
+
 const TOKEN_RE = /[A-Za-z_][A-Za-z0-9_]{2,}|\d{2,}/g;
 const NOT_COUNTED = new Set(
   'the and for with not are was but this that from has have had you your def return self none true false import class print python python3 file line lines test tests error output'.split(
@@ -45,11 +47,7 @@ export const OUTPUT_KINDS: OutputKind[] = ['test', 'listing', 'script', 'diff', 
 
 /** The kind of output a command prints, for the per-kind report. */
 export function outputKindOf(command: string | null): OutputKind {
-  const c = (command ?? '').replace(/^\s*cd \S+ && /, '');
-  if (/\bpytest\b|runtests\.py|bin\/test\b|-m unittest\b|\btox\b|manage\.py test\b|\b(jest|vitest|mocha)\b|\bgo test\b|\bcargo test\b/.test(c)) return 'test';
-  if (/\bgit (diff|show)\b|\bdiff -/.test(c)) return 'diff';
-  if (/^\s*(ls|find|tree)\b|\|\s*(ls|find)\b|&&\s*(ls|find|tree)\b/.test(c)) return 'listing';
-  if (/^\s*(grep|rg|ag)\b/.test(c)) return 'search';
-  if (/\bpython3?\b|\bnode\b|\.sh\b|\bbash\b/.test(c)) return 'script';
+  const c = withoutCd(command ?? '');
+  for (const kind of ['test', 'diff', 'listing', 'search', 'script'] as const) if (COMMAND_PATTERNS[kind].test(c)) return kind;
   return 'other';
 }

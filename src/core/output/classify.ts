@@ -4,6 +4,7 @@
  * marked `withIndented` also decides the deeper-indented lines right after it (a frame's source).
  */
 import type { DetectedShape } from './detect.js';
+import { indentOf } from './lines.js';
 import { type LineRule, NOISE_RULES, TRACE_RULES } from './shapes/index.js';
 import type { LineRole } from './types.js';
 
@@ -12,8 +13,6 @@ export interface Classified {
   /** For routine lines: what they are ("passed tests"). */
   labels: (string | undefined)[];
 }
-
-const indentOf = (l: string) => l.length - l.trimStart().length;
 
 export function classifyLines(lines: readonly string[], shape: DetectedShape): Classified {
   const rules: LineRule[] = [...shape.main.rules, ...shape.also.flatMap((s) => s.rules), ...TRACE_RULES, ...NOISE_RULES];

@@ -5,7 +5,8 @@
  * particular its words are in this output, what it prints (numbers, values, warnings, a listed
  * entry), where it sits, and what kind of output and command it is in.
  */
-import { isBlank, shapeOf, termsOf } from './lines.js';
+import { COMMAND_PATTERNS, withoutCd } from './commands.js';
+import { indentOf, isBlank, shapeOf, termsOf } from './lines.js';
 import { RARE_IN_OUTPUT } from './relevance.js';
 import type { ShapeKind } from './shapes/index.js';
 import type { LineRole } from './types.js';
@@ -68,14 +69,14 @@ export interface LineFeatureInput {
 }
 
 const SHAPE_KINDS: readonly string[] = ['test', 'listing', 'script', 'build', 'vcs', 'package'];
-/** The command families a judgement may tell apart (codes of the 'command-family' feature). */
-const COMMAND_FAMILIES: readonly [string, RegExp][] = [
-  ['test', /\bpytest\b|runtests\.py|bin\/test\b|-m unittest\b|\btox\b|manage\.py test\b|\b(jest|vitest|mocha)\b|\bgo test\b|\bcargo test\b/],
-  ['diff', /\bgit (diff|show)\b|\bdiff -/],
-  ['listing', /^\s*(ls|find|tree)\b|\|\s*(ls|find)\b|&&\s*(ls|find|tree)\b/],
-  ['search', /^\s*(grep|rg|ag)\b|\|\s*grep\b/],
-  ['read', /^\s*(cat|head|tail|sed|nl|awk)\b/],
-  ['script', /\bpython3?\b|\bnode\b|\.sh\b|\bbash\b/],
+/** The command families a judgement may tell apart, in the order of their codes (the 'command-family' feature). */
+const COMMAND_FAMILIES: readonly ((command: string) => boolean)[] = [
+  (c) => COMMAND_PATTERNS.test.test(c),
+  (c) => COMMAND_PATTERNS.diff.test(c),
+  (c) => COMMAND_PATTERNS.listing.test(c),
+  (c) => COMMAND_PATTERNS.search.test(c) || COMMAND_PATTERNS.searchPipe.test(c),
+  (c) => COMMAND_PATTERNS.read.test(c),
+  (c) => COMMAND_PATTERNS.script.test(c),
 ];
 
 /** How many command families commandFamily() tells apart (the last: anything else). */
@@ -83,8 +84,8 @@ export const COMMAND_FAMILY_COUNT = COMMAND_FAMILIES.length + 1;
 
 /** The family of a command (an index into COMMAND_FAMILIES, or its length for anything else). */
 export function commandFamily(command: string): number {
-  const c = command.replace(/^\s*cd \S+ && /, '');
-  const k = COMMAND_FAMILIES.findIndex(([, re]) => re.test(c));
+  const c = withoutCd(command);
+  const k = COMMAND_FAMILIES.findIndex((is) => is(c));
   return k < 0 ? COMMAND_FAMILIES.length : k;
 }
 
@@ -158,7 +159,6 @@ export function lineFeatures(o: LineFeatureInput): Float64Array {
   }
   const kind = SHAPE_KINDS.indexOf(o.kind);
   const family = commandFamily(o.command);
-  const indentOf = (l: string) => l.length - l.trimStart().length;
   for (let i = 0; i < n; i++) {
     if (o.rows && !o.rows[i]) continue;
     const l = o.lines[i];

@@ -54,10 +54,11 @@ export function treeScore(m: Pick<LineModel, 'base' | 'trees'>, x: ArrayLike<num
   return z;
 }
 
-/** Per line: the model's probability that the agent uses it next (of the lines `rows` marks, when given; 0 for the rest). */
-export function usedProbabilities(a: Omit<OutputAnalysis, 'seen'>, m: LineModel = LINE_MODEL, rows?: Uint8Array): Float64Array {
-  const F = LINE_FEATURES.length;
-  const x = lineFeatures({
+type Analysed = Omit<OutputAnalysis, 'seen'>;
+
+/** lineFeatures() of an analysed output (of the lines `rows` marks, when given). */
+export function analysedFeatures(a: Analysed, rows?: Uint8Array): Float64Array {
+  return lineFeatures({
     lines: a.lines,
     roles: a.roles,
     relevant: a.relevant,
@@ -67,6 +68,12 @@ export function usedProbabilities(a: Omit<OutputAnalysis, 'seen'>, m: LineModel 
     kind: a.shape.main.kind,
     rows,
   });
+}
+
+/** Per line: the model's probability that the agent uses it next (of the lines `rows` marks, when given; 0 for the rest). */
+export function usedProbabilities(a: Analysed, m: LineModel = LINE_MODEL, rows?: Uint8Array): Float64Array {
+  const F = LINE_FEATURES.length;
+  const x = analysedFeatures(a, rows);
   const p = new Float64Array(a.lines.length);
   for (let i = 0; i < a.lines.length; i++) if (!rows || rows[i]) p[i] = 1 / (1 + Math.exp(-treeScore(m, x, i * F)));
   return p;
@@ -79,15 +86,11 @@ function fits(m: LineModel): boolean {
 
 /**
  * Per line: 1 when the model expects the agent not to use it (null when the model has no say).
- * Only the lines `rows` marks are judged (planFolds() asks about the plain lines its rules leave
- * undecided); by default the plain lines the question does not name and the session has not shown.
+ * Only the lines `rows` marks are judged: planFolds() asks about the plain lines its rules leave
+ * undecided.
  */
-export function unlikelyLines(a: OutputAnalysis, m: LineModel = LINE_MODEL, rows?: Uint8Array): Uint8Array | null {
+export function unlikelyLines(a: Analysed, m: LineModel, rows: Uint8Array): Uint8Array | null {
   if (!fits(m)) return null;
-  if (!rows) {
-    rows = new Uint8Array(a.lines.length);
-    for (let i = 0; i < rows.length; i++) rows[i] = a.roles[i] === 'plain' && !a.relevant[i] && !a.seen?.[i] ? 1 : 0;
-  }
   const p = usedProbabilities(a, m, rows);
   let chars = 0;
   for (const l of a.lines) chars += l.length + 1;

@@ -65,6 +65,11 @@ export function shapeOf(line: string): string {
 }
 
 /** Blank (or only whitespace). */
+/** How many spaces or tabs a line starts with. */
+export function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
 export function isBlank(line: string): boolean {
   return line.trim().length === 0;
 }

@@ -6,6 +6,7 @@
  * is in counts: `cat test.log` or `cat out.txt` prints output like any command's.
  */
 import { detectLanguage } from '../syntax/languages.js';
+import { withoutCd } from './commands.js';
 
 export interface FileRead {
   path: string;
@@ -28,10 +29,7 @@ const PATTERNS: { re: RegExp; first?: (m: RegExpExecArray) => number | undefined
 
 export function fileReadOf(command: string | undefined): FileRead | null {
   if (!command) return null;
-  const c = command
-    .trim()
-    .replace(/^cd \S+ && /, '')
-    .replace(/\s+/g, ' ');
+  const c = withoutCd(command.trim()).replace(/\s+/g, ' ');
   if (c.includes('<<')) return null;
   for (const p of PATTERNS) {
     const m = p.re.exec(c);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planFolds } from '../../../src/core/output/fold.js';
-import { COMMAND_FAMILY_COUNT, commandFamily, identifierParts, LINE_FEATURES, lineFeatures } from '../../../src/core/output/lineFeatures.js';
-import { LINE_MODEL, type LineModel, treeScore, unlikelyLines, usedProbabilities } from '../../../src/core/output/lineModel.js';
+import { COMMAND_FAMILY_COUNT, commandFamily, identifierParts, LINE_FEATURES } from '../../../src/core/output/lineFeatures.js';
+import { analysedFeatures, LINE_MODEL, type LineModel, treeScore, unlikelyLines, usedProbabilities } from '../../../src/core/output/lineModel.js';
 import { splitOutput } from '../../../src/core/output/lines.js';
 import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
 
@@ -58,7 +58,7 @@ describe('lineFeatures on a real script output', () => {
   const { lines } = splitOutput(f.text);
   const task = 'SimpleLazyObject in get_object_or_404 crashes on the offer slug';
   const a = analyseOutput(lines, { command: f.command, query: f.thought, task }, null);
-  const x = lineFeatures({ lines, roles: a.roles, relevant: a.relevant, query: a.query, task: a.task, command: a.command, kind: a.shape.main.kind });
+  const x = analysedFeatures(a);
   const at = (i: number, name: (typeof LINE_FEATURES)[number]) => x[i * F + col(name)];
 
   it('gives every line one row of every feature', () => {
@@ -100,8 +100,9 @@ describe('the line model', () => {
   it('has no say when fitted on other features', () => {
     const f = fixture('ls-R');
     const a = analyseOutput(splitOutput(f.text).lines, { command: f.command, query: f.thought }, null);
-    expect(unlikelyLines(a, { ...constantModel(0.001, 1), features: ['bias'] })).toBeNull();
-    expect(unlikelyLines(a, constantModel(0.001, 1))).not.toBeNull();
+    const all = new Uint8Array(a.lines.length).fill(1);
+    expect(unlikelyLines(a, { ...constantModel(0.001, 1), features: ['bias'] }, all)).toBeNull();
+    expect(unlikelyLines(a, constantModel(0.001, 1), all)).not.toBeNull();
   });
 
   it('folds, as unlikely to matter, plain lines the rules keep when the model says they go unused', () => {

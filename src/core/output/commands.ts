@@ -1,0 +1,23 @@
+/**
+ * What kind of command printed an output, by its text: the one set of patterns the learned
+ * judgement's command families (lineFeatures.ts) and the bench's kinds of output
+ * (src/bench/outputSteps.ts) are read from.
+ */
+
+/** A command without the `cd DIR && ` an agent's harness puts before it. */
+export function withoutCd(command: string): string {
+  return command.replace(/^\s*cd \S+ && /, '');
+}
+
+/** Commands that print an output of each kind (of a command without its `cd`). */
+export const COMMAND_PATTERNS = {
+  test: /\bpytest\b|runtests\.py|bin\/test\b|-m unittest\b|\btox\b|manage\.py test\b|\b(jest|vitest|mocha)\b|\bgo test\b|\bcargo test\b/,
+  diff: /\bgit (diff|show)\b|\bdiff -/,
+  listing: /^\s*(ls|find|tree)\b|\|\s*(ls|find)\b|&&\s*(ls|find|tree)\b/,
+  /** A search the command starts with (`grep -rn`, `rg`). */
+  search: /^\s*(grep|rg|ag)\b/,
+  /** Another command's output filtered by grep. */
+  searchPipe: /\|\s*grep\b/,
+  read: /^\s*(cat|head|tail|sed|nl|awk)\b/,
+  script: /\bpython3?\b|\bnode\b|\.sh\b|\bbash\b/,
+} as const;
