@@ -14,11 +14,18 @@ import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
 import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
-import { type SessionFlags, taskOf, withSession } from './session.js';
+import { outputLimitOf, type SessionFlags, taskOf, withSession } from './session.js';
 
 export interface OutputFlags extends SessionFlags {
   focus?: string;
   json?: boolean;
+  /** SKIM_OUTPUT_LIMIT, read (and checked) before the command runs: see withOutputLimit. */
+  outputLimit?: string;
+}
+
+/** The flags with SKIM_OUTPUT_LIMIT checked: a bad one is a usage error before any command runs or input is read. */
+export function withOutputLimit<F extends OutputFlags>(flags: F): F {
+  return { ...flags, outputLimit: outputLimitOf() };
 }
 
 /** --focus, --task, --session, --json: the options of the commands that prune an output. */
@@ -70,7 +77,15 @@ async function pruneForAgent(
   session: SessionMemory | undefined,
 ): Promise<{ text: string; warnings: string[]; json: object }> {
   try {
-    const routed = await pruneToolOutput({ text, command, query: flags.focus, task: taskOf(flags), exitCode: extra.exitCode as number | undefined, session });
+    const routed = await pruneToolOutput({
+      text,
+      command,
+      query: flags.focus,
+      task: taskOf(flags),
+      exitCode: extra.exitCode as number | undefined,
+      session,
+      outputLimit: flags.outputLimit,
+    });
     const r = routed.result;
     return { text: r.text, warnings: r.warnings, json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result) };
   } catch (err) {

@@ -6,8 +6,8 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
+import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
-import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/session/outputLimit.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
 import { onEarlyExit } from './output.js';

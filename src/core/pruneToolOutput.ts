@@ -19,6 +19,8 @@ export interface ToolOutputRequest {
   task?: string;
   exitCode?: number | null;
   session?: SessionMemory;
+  /** What the harness shows of a long output ("mini-swe-agent", "head:N", ...): lines it cuts are not remembered as shown. */
+  outputLimit?: string;
   /** false: outputs fold by their rules alone, without the learned judgement of plain lines. */
   judge?: false;
 }
@@ -31,7 +33,15 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
     return {
       via: 'read',
       read,
-      result: await prunePipeline({ code: req.text, query: req.query ?? '', task: req.task, path: read.path, firstLine: read.firstLine, session: req.session }),
+      result: await prunePipeline({
+        code: req.text,
+        query: req.query ?? '',
+        task: req.task,
+        path: read.path,
+        firstLine: read.firstLine,
+        session: req.session,
+        outputLimit: req.outputLimit,
+      }),
     };
   return {
     via: 'output',
@@ -43,6 +53,7 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
       exitCode: req.exitCode,
       memory: req.session?.outputs,
       judge: req.judge,
+      outputLimit: req.outputLimit,
     }),
   };
 }

@@ -111,6 +111,20 @@ describe('skim out', () => {
     expect(o.omitted.length).toBeGreaterThan(0);
     expect(o.text).toContain('AssertionError: records taken before clear()');
   });
+
+  it('SKIM_OUTPUT_LIMIT: lines the harness cut from the first output are shown again in the second; a bad limit is a usage error', async () => {
+    const failures = Array.from({ length: 400 }, (_, i) => `tests/test_mod.py::test_case_number_${i} FAILED`);
+    const input = `collected 400 items\n\n${failures.join('\n')}\n===== 400 failed in 3.21s =====\n`;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'limit', SKIM_OUTPUT_LIMIT: 'mini-swe-agent' };
+    const args = ['out', '--command', 'pytest tests'];
+    expect((await skim(args, { input, env })).stdout).toBe(input);
+    const again = await skim(args, { input, env });
+    expect(again.stdout).toMatch(/^\[skim: \d+ lines as in the previous run of this command omitted \(1-\d+\)/);
+    expect(again.stdout).toContain('tests/test_mod.py::test_case_number_200 FAILED\n');
+    const bad = await skim(['run', '--', 'printf', 'ran'], { env: { ...env, SKIM_OUTPUT_LIMIT: 'half' } });
+    expect([bad.status, bad.stdout]).toEqual([64, '']);
+  });
 });
 
 describe('skim prune --batch', () => {

@@ -11,7 +11,7 @@ import { SkimError } from '../../core/errors.js';
 import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
 import { action, cliIO, numberIn, numberOption, writeErr } from '../io.js';
-import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
+import { capNote, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
 
 interface RunFlags extends OutputFlags {
   c?: string;
@@ -34,7 +34,8 @@ export function registerRun(program: Command): void {
       DEFAULT_TIMEOUT_S,
     );
   outputOptions(run).action(
-    action(async (words: string[], flags: RunFlags) => {
+    action(async (words: string[], given: RunFlags) => {
+      const flags = withOutputLimit(given);
       if (flags.c !== undefined && words.length > 0) throw new SkimError('give either -c "SHELL COMMAND" or -- CMD ARGS..., not both', 'EUSAGE');
       if (flags.c === undefined && words.length === 0)
         throw new SkimError('no command: skim run [options] -- CMD ARGS... or skim run -c "SHELL COMMAND"', 'EUSAGE');

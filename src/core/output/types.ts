@@ -27,6 +27,11 @@ export interface OutputRequest {
   judge?: false | LineModel;
   /** Outputs shorter than this many lines come back whole (default MIN_OUTPUT_LINES). */
   minLines?: number;
+  /**
+   * What the harness shows of a long output (`SKIM_OUTPUT_LIMIT`: "N", "head:N", "head+tail:N",
+   * "mini-swe-agent"): lines it cuts away are not remembered as shown.
+   */
+  outputLimit?: string;
 }
 
 /** What a line is to the agent, by the shape's exact rules. */

@@ -135,6 +135,31 @@ describe('pruneOutput', () => {
     expect(other.text).toMatch(/lines shown earlier in this session omitted/);
   });
 
+  it('under an output limit, remembers only the lines the harness lets through: a repeat does not fold lines it cut away', () => {
+    // 400 failures: every line is a signal, so the pruned output is still over the harness's limit
+    const failures = Array.from({ length: 400 }, (_, i) => `tests/test_mod.py::test_case_number_${i} FAILED [${String(Math.floor(i / 4)).padStart(3)}%]`);
+    const text = `collected 400 items\n\n${failures.join('\n')}\n===== 400 failed in 3.21s =====\n`;
+    expect(text.length).toBeGreaterThan(20_000);
+    const memory = new OutputMemory();
+    const first = pruneOutput({ text, command: 'pytest tests', query: 'q', memory, outputLimit: 'mini-swe-agent' });
+    expect(first.text.length).toBeGreaterThan(10_000); // mini-swe-agent shows its first and last 5,000 characters
+    const again = pruneOutput({ text, command: 'pytest tests', query: 'q', memory, outputLimit: 'mini-swe-agent' });
+    expectHonest(text, again);
+    const folded = new Set<number>();
+    for (const f of again.folds) for (let k = f.from; k <= f.to; k++) folded.add(k);
+    // the middle of the first output never reached the agent: shown again, not "as in the previous run"
+    const middle = text.split('\n').indexOf('tests/test_mod.py::test_case_number_200 FAILED [ 50%]') + 1;
+    expect(folded.has(middle)).toBe(false);
+    expect(again.text).toContain('tests/test_mod.py::test_case_number_200 FAILED [ 50%]');
+    // the head it did show folds as such
+    expect(again.folds[0]).toMatchObject({ from: 1, reason: 'seen', label: 'previous run' });
+    // without a limit the whole first output counts as shown
+    const unlimited = new OutputMemory();
+    pruneOutput({ text, command: 'pytest tests', query: 'q', memory: unlimited });
+    expect(pruneOutput({ text, command: 'pytest tests', query: 'q', memory: unlimited }).text).not.toContain('test_case_number_200 FAILED');
+    expect(() => pruneOutput({ text, outputLimit: 'half' })).toThrow(/outputLimit must be/);
+  });
+
   it("folds a repository's metadata entries in `ls -la` (dotfiles, licence, authors, changelog), keeps the code and build files", () => {
     const f = fixture('ls-la');
     const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
