@@ -14,7 +14,7 @@ import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
 import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
-import { outputLimitOf, type SessionFlags, taskOf, withSession } from './session.js';
+import { insideRun, outputLimitOf, type SessionFlags, taskOf, withSession } from './session.js';
 
 export interface OutputFlags extends SessionFlags {
   focus?: string;
@@ -76,6 +76,11 @@ async function pruneForAgent(
   extra: Record<string, unknown>,
   session: SessionMemory | undefined,
 ): Promise<{ text: string; warnings: string[]; json: object }> {
+  // inside another `skim run`: that one prunes this output (once) and records what the agent is shown
+  if (insideRun()) {
+    const r = wholeOutput(text, []);
+    return { text: r.text, warnings: [], json: outputResultJson(r) };
+  }
   try {
     const routed = await pruneToolOutput({
       text,
@@ -89,13 +94,13 @@ async function pruneForAgent(
     const r = routed.result;
     return { text: r.text, warnings: r.warnings, json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result) };
   } catch (err) {
-    const r = failedOpen(text, err);
+    const r = wholeOutput(text, [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`]);
     return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
   }
 }
 
-/** The output whole, with the reason it was not pruned. */
-function failedOpen(text: string, err: unknown): OutputResult {
+/** The output whole, with the reason it was not pruned (if one is to be told). */
+function wholeOutput(text: string, warnings: string[]): OutputResult {
   const lines = countLines(text);
   return {
     text,
@@ -108,7 +113,7 @@ function failedOpen(text: string, err: unknown): OutputResult {
     linesIn: lines,
     charsIn: text.length,
     charsOut: text.length,
-    warnings: [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`],
+    warnings,
     diagnostics: [],
   };
 }

@@ -61,6 +61,25 @@ describe('skim run', () => {
     expect((await skim(['show', handle], { env: { SKIM_SESSION_DIR: dir } })).status).toBe(64);
   });
 
+  it('skim run inside skim run, one session: the inner one prints the output whole, the outer prunes it once and shows the failure', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'nested' };
+    const inner = `node ${BIN} run --focus '${QUERY}' -c 'cat ${FIXTURE}; exit 1'`;
+    const r = await skim(['run', '--focus', QUERY, '-c', inner], { env });
+    expect(r.status).toBe(1);
+    // the inner one's lines reached the outer skim, not the agent: nothing folds as shown before
+    expect(r.stdout).not.toMatch(/shown earlier in this session|as in the previous run/);
+    expect(r.stdout).toContain('E       AssertionError: records taken before clear() were emptied by it');
+    expect(r.stdout.match(/^\[skim: /gm)?.length).toBe(1);
+    const [, handle] = HANDLE.exec(r.stdout)!;
+    expect((await skim(['show', handle], { env })).stdout).toBe(RUN);
+    // a read inside skim run records nothing either: the agent saw what the outer skim printed of it
+    const q = 'Where are the caplog records replaced instead of cleared?';
+    await skim(['run', '--focus', q, '-c', `node ${BIN} cat examples/logging.py --focus '${q}'`], { env: { ...env, SKIM_DAEMON: '0' } });
+    const read = await skim(['cat', 'examples/logging.py', '--focus', 'How does caplog.clear() reset the captured records and text?'], { env });
+    expect(read.stdout).not.toContain('unchanged since an earlier read');
+  });
+
   it('runs CMD ARGS without a shell; an unknown command exits 127 with one line on stderr', async () => {
     const r = await skim(['run', '--', 'printf', '%s\\n', 'a b', '$HOME']);
     expect([r.status, r.stdout]).toEqual([0, 'a b\n$HOME\n']);

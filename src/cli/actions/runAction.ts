@@ -12,6 +12,7 @@ import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
 import { action, cliIO, numberIn, numberOption, writeErr } from '../io.js';
 import { capNote, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
+import { INSIDE_RUN_ENV } from '../session.js';
 
 interface RunFlags extends OutputFlags {
   c?: string;
@@ -41,7 +42,9 @@ export function registerRun(program: Command): void {
         throw new SkimError('no command: skim run [options] -- CMD ARGS... or skim run -c "SHELL COMMAND"', 'EUSAGE');
       const spec = flags.c !== undefined ? { file: '/bin/sh', args: ['-c', flags.c] } : { file: words[0], args: words.slice(1) };
       const command = flags.c ?? words.map(shellQuote).join(' ');
-      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env: cliIO().env });
+      // a skim inside the command prints to this one: it leaves the pruning and the session to it
+      const env = { ...cliIO().env, [INSIDE_RUN_ENV]: '1' };
+      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env });
       if (r.failure) {
         writeErr(`skim run: ${r.failure.message}\n`);
         return r.status;
