@@ -5,6 +5,7 @@
  * render markers -> remember the output in the session. Outputs skim cannot make sense of (binary,
  * short, nothing to fold) come back whole; the output is never damaged, only folded.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
 import { OUTPUT_LIMIT_HELP, type OutputLimit, parseOutputLimit, visibleSpans } from '../outputLimit.js';
@@ -92,8 +93,13 @@ export interface OutputAnalysis extends Omit<FoldInput, 'unlikely'> {
   command: string;
 }
 
-/** What the rules say of each line: its shape, role, relevance to the question, and where the session showed it. */
-export function analyseOutput(lines: readonly string[], req: Pick<OutputRequest, 'command' | 'query' | 'task'>, seen: FoldInput['seen']): OutputAnalysis {
+/**
+ * What the rules say of each line: its shape, role, relevance to the question, and where the
+ * session showed it. The rules read the lines as a terminal shows them, without colour codes
+ * (`pytest --color=yes` prints `PASSED` inside them); the output keeps its bytes.
+ */
+export function analyseOutput(raw: readonly string[], req: Pick<OutputRequest, 'command' | 'query' | 'task'>, seen: FoldInput['seen']): OutputAnalysis {
+  const lines = raw.some((l) => l.includes('\x1b')) ? raw.map(stripVTControlCharacters) : raw;
   const shape = detectShape(lines, req.command);
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');

@@ -135,6 +135,22 @@ describe('pruneOutput', () => {
     expect(other.text).toMatch(/lines shown earlier in this session omitted/);
   });
 
+  it('reads a coloured run (pytest --color=yes) by what the terminal shows: its passed tests fold as such, the colour codes stay', () => {
+    const f = fixture('pytest-colour');
+    expect(f.text).toContain('\x1b[32mPASSED\x1b[0m');
+    const [coloured, plain] = [f.text, f.text.replace(/\x1b\[[0-9;]*m/g, '')].map((text) => {
+      const r = pruneOutput({ text, command: f.command, query: f.thought, memory: new OutputMemory() });
+      expectHonest(text, r);
+      return r;
+    });
+    expect(coloured.shape).toBe('pytest');
+    expect(coloured.folds).toContainEqual({ from: 7, to: 46, reason: 'routine', label: 'passed tests' });
+    expect(coloured.folds).toEqual(plain.folds);
+    expect(coloured.text).toContain('\x1b[31mFAILED\x1b[0m');
+    // and without the command to name the runner
+    expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('pytest');
+  });
+
   it('under an output limit, remembers only the lines the harness lets through: a repeat does not fold lines it cut away', () => {
     // 400 failures: every line is a signal, so the pruned output is still over the harness's limit
     const failures = Array.from({ length: 400 }, (_, i) => `tests/test_mod.py::test_case_number_${i} FAILED [${String(Math.floor(i / 4)).padStart(3)}%]`);
