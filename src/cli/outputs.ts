@@ -59,7 +59,7 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
   const { text, encoding, warning } = decodeInput(c.output);
   // written inside the session's read: what it records is kept only once the output was written whole
   const warnings = await withSession(flags, async (session) => {
-    const answer = await pruneForAgent(text, command, flags, extra, session);
+    const answer = await pruneForAgent({ text, encoding }, command, flags, extra, session);
     const all = [...(warning ? [warning] : []), ...answer.warnings, ...notes];
     if (flags.json) await writeOut(`${JSON.stringify({ ...answer.json, warnings: all, ...extra })}\n`);
     else await writeOut(answer.text, encoding);
@@ -70,7 +70,7 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
 
 /** The output pruned: as a read of one file when the command read one (the code pipeline), else by its shape; whole on any failure. */
 async function pruneForAgent(
-  text: string,
+  { text, encoding }: { text: string; encoding: BufferEncoding },
   command: string,
   flags: OutputFlags,
   extra: Record<string, unknown>,
@@ -90,6 +90,7 @@ async function pruneForAgent(
       exitCode: extra.exitCode as number | undefined,
       session,
       outputLimit: flags.outputLimit,
+      ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;
     return { text: r.text, warnings: r.warnings, json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result) };

@@ -21,6 +21,8 @@ export interface ToolOutputRequest {
   session?: SessionMemory;
   /** What the harness shows of a long output ("mini-swe-agent", "head:N", ...): lines it cuts are not remembered as shown. */
   outputLimit?: string;
+  /** 'latin1' when the output was not valid UTF-8 (one character per byte): stored so, for `skim show`. */
+  encoding?: 'latin1';
   /** false: outputs fold by their rules alone, without the learned judgement of plain lines. */
   judge?: false;
 }
@@ -54,6 +56,7 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
       memory: req.session?.outputs,
       judge: req.judge,
       outputLimit: req.outputLimit,
+      encoding: req.encoding,
     }),
   };
 }

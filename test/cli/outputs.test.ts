@@ -105,6 +105,25 @@ describe('skim run', () => {
     expect(r.stderr.toString()).toContain('binary output: not pruned');
   });
 
+  it('output that is not UTF-8: the kept lines and what skim show expands are the bytes the command printed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { ...process.env, SKIM_SESSION_DIR: dir, SKIM_SESSION: 'latin1', SKIM_DAEMON: '0' };
+    const script = 'import sys\nfor i in range(60):\n    sys.stdout.buffer.write(b"row %d caf\\xe9 value of the thing number %d in the table\\n" % (i, i))\n';
+    const printed = spawnSync('python3', ['-c', script]).stdout;
+    const r = spawnSync(process.execPath, [...ARGS, 'run', '--focus', 'row 17', '--', 'python3', '-c', script], { cwd: ROOT, env });
+    expect(r.status).toBe(0);
+    const m = HANDLE.exec(r.stdout.toString('latin1'));
+    expect(m).not.toBeNull();
+    const lines = printed.toString('latin1').split(/(?<=\n)/);
+    const row17 = Buffer.from(lines[17], 'latin1');
+    expect(r.stdout.includes(row17)).toBe(true);
+    const [, handle, a, b] = m!;
+    const shown = spawnSync(process.execPath, [...ARGS, 'show', `${handle}:${a}-${b}`], { cwd: ROOT, env });
+    expect(shown.status).toBe(0);
+    expect(shown.stdout.equals(Buffer.from(lines.slice(Number(a) - 1, Number(b)).join(''), 'latin1'))).toBe(true);
+    expect(spawnSync(process.execPath, [...ARGS, 'show', handle], { cwd: ROOT, env }).stdout.equals(printed)).toBe(true);
+  });
+
   it('1 GiB of output: the first 64 MiB are shown, a warning says so, the status is the command’s', async () => {
     const script = 'import sys\nblock = (b"x" * 1023 + b"\\n") * 1024\nfor _ in range(1024):\n    sys.stdout.buffer.write(block)\n';
     const r = spawnSync(process.execPath, [...ARGS, 'run', '--', 'python3', '-c', script], {

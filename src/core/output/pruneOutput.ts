@@ -160,7 +160,7 @@ function remember(req: OutputRequest, lines: readonly string[], r: OutputResult,
   // A line folded as shown before is in the agent's context all the same.
   const shown = Array.from(visible);
   for (const f of r.folds) if (f.reason === 'seen') shown.fill(1, f.from - 1, f.to);
-  req.memory.put({ handle: r.handle ?? outputHandle(command, req.text), command, text: req.text, shown });
+  req.memory.put({ handle: r.handle ?? outputHandle(command, req.text), command, text: req.text, shown, ...(req.encoding ? { encoding: req.encoding } : {}) });
   return r;
 }
 

@@ -32,6 +32,11 @@ export interface OutputRequest {
    * "mini-swe-agent"): lines it cuts away are not remembered as shown.
    */
   outputLimit?: string;
+  /**
+   * 'latin1' when the output's bytes were not valid UTF-8 and `text` holds one character per byte:
+   * kept with the stored output, so that `skim show` prints the bytes the command printed.
+   */
+  encoding?: 'latin1';
 }
 
 /** What a line is to the agent, by the shape's exact rules. */
