@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { OutputMemory } from '../../../src/core/output/memory.js';
 import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
@@ -138,7 +139,7 @@ describe('pruneOutput', () => {
   it('reads a coloured run (pytest --color=yes) by what the terminal shows: its passed tests fold as such, the colour codes stay', () => {
     const f = fixture('pytest-colour');
     expect(f.text).toContain('\x1b[32mPASSED\x1b[0m');
-    const [coloured, plain] = [f.text, f.text.replace(/\x1b\[[0-9;]*m/g, '')].map((text) => {
+    const [coloured, plain] = [f.text, stripVTControlCharacters(f.text)].map((text) => {
       const r = pruneOutput({ text, command: f.command, query: f.thought, memory: new OutputMemory() });
       expectHonest(text, r);
       return r;
