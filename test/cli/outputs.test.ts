@@ -98,6 +98,17 @@ describe('skim run', () => {
     expect(r.stderr).toBe('skim: warning: command timed out after 0.5 s: its process group was stopped (exit 124)\n');
   });
 
+  it('a time limit longer than a timer can hold (24.8 days) is a usage error, not a limit that fires at once', async () => {
+    const long = await skim(['run', '--timeout', '3000000', '--', 'printf', 'ran']);
+    expect([long.status, long.stdout]).toEqual([64, '']);
+    expect(long.stderr).toContain('must be <= 2147483.647');
+    expect((await skim(['run', '--timeout', '2147483', '--', 'printf', 'ran'])).stdout).toBe('ran');
+    // skim serve's per-request limit (ms) likewise: it would fail every request open at once
+    const serve = spawnSync(process.execPath, [...ARGS, 'serve', '--port', '0', '--timeout', '3000000000'], { cwd: ROOT, timeout: 60_000 });
+    expect(serve.status).toBe(64);
+    expect(serve.stderr.toString()).toContain('must be <= 2147483647');
+  });
+
   it('binary output comes back whole, byte for byte', async () => {
     const r = spawnSync(process.execPath, [...ARGS, 'run', '-c', "printf 'a\\000b\\377\\n'; exit 3"], { cwd: ROOT, env: { ...process.env, SKIM_SESSION: '' } });
     expect(r.status).toBe(3);

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
-import { action, cliIO, numberIn, numberOption, writeErr } from '../io.js';
+import { action, cliIO, MAX_TIMER_MS, numberIn, numberOption, writeErr } from '../io.js';
 import { capNote, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
 import { INSIDE_RUN_ENV } from '../session.js';
 
@@ -31,7 +31,7 @@ export function registerRun(program: Command): void {
     .option(
       '--timeout <seconds>',
       'stop the command (its process group) after this long: exit 124 (0 = no limit)',
-      numberOption(numberIn(0)),
+      numberOption(numberIn(0, MAX_TIMER_MS / 1000)),
       DEFAULT_TIMEOUT_S,
     );
   outputOptions(run).action(
