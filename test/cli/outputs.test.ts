@@ -89,6 +89,11 @@ describe('skim run', () => {
     expect(missing.stdout).toBe('');
     expect((await skim(['run'])).status).toBe(64);
     expect((await skim(['run', '-c', 'true', '--', 'ls'])).status).toBe(64);
+    const dir = await skim(['run', '--', os.tmpdir()]);
+    expect([dir.status, dir.stderr]).toEqual([126, `skim run: ${os.tmpdir()}: cannot run (is a directory)\n`]);
+    const plain = path.join(mkdtempSync(path.join(os.tmpdir(), 'skim-out-')), 'notes.txt');
+    writeFileSync(plain, 'not a program\n');
+    expect((await skim(['run', '--', plain])).stderr).toBe(`skim run: ${plain}: cannot run (permission denied)\n`);
   });
 
   it('a command that hangs is stopped at --timeout: exit 124, what it printed, and a warning', async () => {
