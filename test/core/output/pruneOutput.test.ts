@@ -152,6 +152,26 @@ describe('pruneOutput', () => {
     expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('pytest');
   });
 
+  it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {
+    const f = fixture('pytest-skipped');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    const lines = f.text.split('\n');
+    const fold = r.folds.find((x) => lines.slice(x.from - 1, x.to).some((l) => / SKIPPED /.test(l)));
+    expect(fold?.label).toBe('passed, skipped or xfail tests');
+    expect(r.text).not.toMatch(/lines of passed tests omitted/);
+    // only passed tests: "passed tests"
+    const passed = lines.filter((l) => !/ (SKIPPED|XFAIL) /.test(l)).join('\n');
+    expect(pruneOutput({ text: passed, command: f.command, query: f.thought, judge: false }).text).toMatch(/\[skim: 29 lines of passed tests omitted/);
+    // a unittest run's skips likewise
+    const unittest = Array.from(
+      { length: 40 },
+      (_, i) => `test_case_${i} (tests.test_mod.T.test_case_${i}) ... ${i % 4 === 1 ? "skipped 'needs a database'" : 'ok'}`,
+    );
+    const u = pruneOutput({ text: `${unittest.join('\n')}\nRan 40 tests in 0.1s\n\nOK (skipped=10)\n`, command: 'python -m unittest -v', judge: false });
+    expect(u.folds.map((x) => x.label)).toEqual(['passed, skipped or xfail tests']);
+  });
+
   it('under an output limit, remembers only the lines the harness lets through: a repeat does not fold lines it cut away', () => {
     // 400 failures: every line is a signal, so the pruned output is still over the harness's limit
     const failures = Array.from({ length: 400 }, (_, i) => `tests/test_mod.py::test_case_number_${i} FAILED [${String(Math.floor(i / 4)).padStart(3)}%]`);
