@@ -9,7 +9,18 @@ const fixture = (name: string) => ({
   text: readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8'),
   ...(JSON.parse(readFileSync(new URL(`../../fixtures/outputs/${name}.json`, import.meta.url), 'utf8')) as { command: string; thought: string }),
 });
-const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback', 'pytest-repeated', 'ls-la'];
+const FIXTURES = [
+  'django-runtests',
+  'sympy-bin-test',
+  'pip-install',
+  'ls-R',
+  'script-traceback',
+  'pytest-repeated',
+  'ls-la',
+  'pytest-colour',
+  'pytest-skipped',
+  'node-test-tap',
+];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
 /** Every input line is either printed verbatim, in order, or inside exactly one marker that names it. */
@@ -150,6 +161,19 @@ describe('pruneOutput', () => {
     expect(coloured.text).toContain('\x1b[31mFAILED\x1b[0m');
     // and without the command to name the runner
     expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('pytest');
+  });
+
+  it('folds the passing results of a node --test (TAP) run with their YAML blocks, keeps the failure, its error and the totals', () => {
+    const f = fixture('node-test-tap');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('tap');
+    for (const l of ['not ok 51 - parseAmount handles thousands separators', "  code: 'ERR_ASSERTION'", '# fail 1', '# pass 50'])
+      expect(r.text.split('\n')).toContain(l);
+    expect(r.text).not.toContain('ok 1 - adds 0');
+    expect(r.charsOut).toBeLessThan(r.charsIn / 3);
+    // without the command, by its lines
+    expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('tap');
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {

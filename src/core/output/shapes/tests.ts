@@ -79,6 +79,22 @@ export const jsTest: OutputShape = {
   ],
 };
 
+/** TAP: `node --test` when its output is not a terminal (Node 20 and 22), `prove`, node-tap. */
+export const tap: OutputShape = {
+  name: 'tap',
+  kind: 'test',
+  command: /\bnode\b.*\s--test\b|\bprove\b/,
+  evidence: /^TAP version \d+$|^\s*(not )?ok \d+ - |^\s*# Subtest: /,
+  rules: [
+    { re: /^\s*not ok \d+|^Bail out!|^# (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/, role: 'signal' },
+    // a result's YAML block (duration, location) is indented under it
+    { re: /^\s*ok \d+ .*# (SKIP|TODO)\b/i, role: 'routine', label: SKIP, withIndented: true },
+    { re: /^\s*ok \d+\b/, role: 'routine', label: PASS, withIndented: true },
+    // a test's `# Subtest:` line comes before its result, whatever it is
+    { re: /^\s*# Subtest: /, role: 'routine', label: 'test progress' },
+  ],
+};
+
 export const goTest: OutputShape = {
   name: 'go-test',
   kind: 'test',
@@ -126,4 +142,4 @@ export const jvmBuild: OutputShape = {
   ],
 };
 
-export const TEST_SHAPES = [pytest, unittest, sympyTest, jsTest, goTest, cargoTest, jvmBuild];
+export const TEST_SHAPES = [pytest, unittest, sympyTest, jsTest, tap, goTest, cargoTest, jvmBuild];
