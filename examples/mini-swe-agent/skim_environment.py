@@ -50,7 +50,10 @@ class SkimEnvironment(LocalEnvironment):
         return result
 
     def prune(self, output, command, returncode=None):
-        body = {"code": output, "command": command, "query": self.thought, "task": self.task}
+        # outputLimit: mini-swe-agent shows an output over 10,000 characters as its head and tail;
+        # the lines it cuts are not remembered as shown
+        body = {"code": output, "command": command, "query": self.thought, "task": self.task,
+                "outputLimit": "mini-swe-agent"}
         if self.session:
             body["session"] = self.session
         if isinstance(returncode, int):

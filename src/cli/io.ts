@@ -135,8 +135,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-/** An integer >= min. */
-export const intAtLeast = (min: number): z.ZodType<number> => z.number().int().min(min);
+/** An integer in [min, max] (max: no bound beyond the safe integers when left out). */
+export const intAtLeast = (min: number, max = Number.MAX_SAFE_INTEGER): z.ZodType<number> => z.number().int().min(min).max(max);
+/** The longest delay a Node timer takes (2^31-1 ms, about 24.8 days): a longer one would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A finite number in [min, max] (max: no bound when left out). */
 export const numberIn = (min: number, max = Number.MAX_VALUE): z.ZodType<number> => z.number().min(min).max(max);
 

@@ -14,11 +14,18 @@ import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
 import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
-import { type SessionFlags, taskOf, withSession } from './session.js';
+import { insideRun, outputLimitOf, type SessionFlags, taskOf, withSession } from './session.js';
 
 export interface OutputFlags extends SessionFlags {
   focus?: string;
   json?: boolean;
+  /** SKIM_OUTPUT_LIMIT, read (and checked) before the command runs: see withOutputLimit. */
+  outputLimit?: string;
+}
+
+/** The flags with SKIM_OUTPUT_LIMIT checked: a bad one is a usage error before any command runs or input is read. */
+export function withOutputLimit<F extends OutputFlags>(flags: F): F {
+  return { ...flags, outputLimit: outputLimitOf() };
 }
 
 /** --focus, --task, --session, --json: the options of the commands that prune an output. */
@@ -52,7 +59,7 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
   const { text, encoding, warning } = decodeInput(c.output);
   // written inside the session's read: what it records is kept only once the output was written whole
   const warnings = await withSession(flags, async (session) => {
-    const answer = await pruneForAgent(text, command, flags, extra, session);
+    const answer = await pruneForAgent({ text, encoding }, command, flags, extra, session);
     const all = [...(warning ? [warning] : []), ...answer.warnings, ...notes];
     if (flags.json) await writeOut(`${JSON.stringify({ ...answer.json, warnings: all, ...extra })}\n`);
     else await writeOut(answer.text, encoding);
@@ -63,24 +70,38 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
 
 /** The output pruned: as a read of one file when the command read one (the code pipeline), else by its shape; whole on any failure. */
 async function pruneForAgent(
-  text: string,
+  { text, encoding }: { text: string; encoding: BufferEncoding },
   command: string,
   flags: OutputFlags,
   extra: Record<string, unknown>,
   session: SessionMemory | undefined,
 ): Promise<{ text: string; warnings: string[]; json: object }> {
+  // inside another `skim run`: that one prunes this output (once) and records what the agent is shown
+  if (insideRun()) {
+    const r = wholeOutput(text, []);
+    return { text: r.text, warnings: [], json: outputResultJson(r) };
+  }
   try {
-    const routed = await pruneToolOutput({ text, command, query: flags.focus, task: taskOf(flags), exitCode: extra.exitCode as number | undefined, session });
+    const routed = await pruneToolOutput({
+      text,
+      command,
+      query: flags.focus,
+      task: taskOf(flags),
+      exitCode: extra.exitCode as number | undefined,
+      session,
+      outputLimit: flags.outputLimit,
+      ...(encoding === 'latin1' ? { encoding } : {}),
+    });
     const r = routed.result;
     return { text: r.text, warnings: r.warnings, json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result) };
   } catch (err) {
-    const r = failedOpen(text, err);
+    const r = wholeOutput(text, [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`]);
     return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
   }
 }
 
-/** The output whole, with the reason it was not pruned. */
-function failedOpen(text: string, err: unknown): OutputResult {
+/** The output whole, with the reason it was not pruned (if one is to be told). */
+function wholeOutput(text: string, warnings: string[]): OutputResult {
   const lines = countLines(text);
   return {
     text,
@@ -93,7 +114,7 @@ function failedOpen(text: string, err: unknown): OutputResult {
     linesIn: lines,
     charsIn: text.length,
     charsOut: text.length,
-    warnings: [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`],
+    warnings,
     diagnostics: [],
   };
 }

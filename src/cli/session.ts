@@ -6,8 +6,8 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
+import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
-import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/session/outputLimit.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
 import { onEarlyExit } from './output.js';
@@ -15,6 +15,18 @@ import { onEarlyExit } from './output.js';
 export interface SessionFlags {
   session?: string;
   task?: string;
+}
+
+/**
+ * Set by `skim run` in the environment of the command it runs: a skim command in there prints to
+ * that `skim run`, which prunes the output and records what the agent is shown, so it uses no
+ * session memory of its own (and `skim run` / `skim out` print their output whole).
+ */
+export const INSIDE_RUN_ENV = 'SKIM_INSIDE_RUN';
+
+/** Does this skim command run inside a `skim run` (its output goes to that skim, not to the agent)? */
+export function insideRun(env: NodeJS.ProcessEnv = cliIO().env): boolean {
+  return env[INSIDE_RUN_ENV] === '1';
 }
 
 /** The task from --task or SKIM_TASK (empty means none). */
@@ -51,6 +63,8 @@ export function limitAfter(spec: string, written: number): string {
 export async function withSession<T>(flags: SessionFlags, fn: (memory: SessionMemory | undefined) => Promise<T>): Promise<T> {
   const io = cliIO();
   const { env } = io;
+  // Inside `skim run` this output goes to that skim, not to the agent: the outer one records what the agent is shown.
+  if (insideRun(env)) return fn(undefined);
   const id = flags.session ?? env.SKIM_SESSION;
   const read = id && id.trim() !== '' ? await beginSessionRead(id, warn, env) : null;
   if (!read) return fn(undefined);

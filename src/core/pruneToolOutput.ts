@@ -19,6 +19,10 @@ export interface ToolOutputRequest {
   task?: string;
   exitCode?: number | null;
   session?: SessionMemory;
+  /** What the harness shows of a long output ("mini-swe-agent", "head:N", ...): lines it cuts are not remembered as shown. */
+  outputLimit?: string;
+  /** 'latin1' when the output was not valid UTF-8 (one character per byte): stored so, for `skim show`. */
+  encoding?: 'latin1';
   /** false: outputs fold by their rules alone, without the learned judgement of plain lines. */
   judge?: false;
 }
@@ -31,7 +35,15 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
     return {
       via: 'read',
       read,
-      result: await prunePipeline({ code: req.text, query: req.query ?? '', task: req.task, path: read.path, firstLine: read.firstLine, session: req.session }),
+      result: await prunePipeline({
+        code: req.text,
+        query: req.query ?? '',
+        task: req.task,
+        path: read.path,
+        firstLine: read.firstLine,
+        session: req.session,
+        outputLimit: req.outputLimit,
+      }),
     };
   return {
     via: 'output',
@@ -43,6 +55,8 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
       exitCode: req.exitCode,
       memory: req.session?.outputs,
       judge: req.judge,
+      outputLimit: req.outputLimit,
+      encoding: req.encoding,
     }),
   };
 }

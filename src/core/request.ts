@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { SkimError } from './errors.js';
 import { fileReadOf } from './output/readCommand.js';
+import { OUTPUT_LIMIT_HELP, parseOutputLimit } from './outputLimit.js';
 import type { SessionMemory } from './session/memory.js';
-import { OUTPUT_LIMIT_HELP, parseOutputLimit } from './session/outputLimit.js';
 import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { PruneRequest } from './types.js';
 
@@ -109,13 +109,15 @@ export interface OutputWireRequest {
   query?: string;
   task?: string;
   exitCode?: number | null;
+  /** What the harness shows of the pruned output: lines it cuts away are not remembered as shown. */
+  outputLimit?: string;
 }
 
 /** A wire request with `command` as pruneOutput()'s request (without the session); EUSAGE for file-only fields. */
 export function outputRequestOf(r: Omit<WireRequest, 'session'>, prefix = 'invalid request: '): OutputWireRequest {
   const bad = FILE_ONLY_FIELDS.filter((k) => r[k] !== undefined);
   if (bad.length) throw new SkimError(`${prefix}${bad.join(', ')}: not for a command's output (a request with "command" and no "path" is one)`, 'EUSAGE');
-  return { text: r.code, command: r.command ?? '', query: r.query, task: r.task, exitCode: r.exitCode };
+  return { text: r.code, command: r.command ?? '', query: r.query, task: r.task, exitCode: r.exitCode, outputLimit: r.outputLimit };
 }
 
 /** The library's request: the session is a SessionMemory (anything with its methods). */

@@ -13,7 +13,7 @@
  * still running at `timeoutMs` gets SIGTERM (its group), SIGKILL a second later.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,7 +161,7 @@ function runWith(spec: CommandSpec, opts: RunOptions, ours: Socket, theirs: Sock
       // spawn failed: nothing ran
       if (err.code === 'ENOENT') finish({ kind: 'not-found', message: `${spec.file}: command not found` });
       else if (err.code === 'EACCES' || err.code === 'EISDIR' || err.code === 'ENOEXEC')
-        finish({ kind: 'not-executable', message: `${spec.file}: cannot run (${err.code === 'ENOEXEC' ? 'not an executable' : 'permission denied'})` });
+        finish({ kind: 'not-executable', message: `${spec.file}: cannot run (${whyNotExecutable(spec.file, err.code)})` });
       else finish({ kind: 'not-executable', message: `${spec.file}: cannot run (${err.message})` });
     });
     child.once('exit', (code, signal) => {
@@ -184,6 +184,21 @@ function runWith(spec: CommandSpec, opts: RunOptions, ours: Socket, theirs: Sock
     ours.once('close', onEnd);
     ours.once('error', onEnd);
   });
+}
+
+/** Why spawn refused a program, as a shell says it (spawn reports a directory as EACCES). */
+function whyNotExecutable(file: string, code: string): string {
+  if (code === 'ENOEXEC') return 'not an executable';
+  if (code === 'EISDIR' || (file.includes('/') && isDirectory(file))) return 'is a directory';
+  return 'permission denied';
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

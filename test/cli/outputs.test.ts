@@ -61,6 +61,25 @@ describe('skim run', () => {
     expect((await skim(['show', handle], { env: { SKIM_SESSION_DIR: dir } })).status).toBe(64);
   });
 
+  it('skim run inside skim run, one session: the inner one prints the output whole, the outer prunes it once and shows the failure', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'nested' };
+    const inner = `node ${BIN} run --focus '${QUERY}' -c 'cat ${FIXTURE}; exit 1'`;
+    const r = await skim(['run', '--focus', QUERY, '-c', inner], { env });
+    expect(r.status).toBe(1);
+    // the inner one's lines reached the outer skim, not the agent: nothing folds as shown before
+    expect(r.stdout).not.toMatch(/shown earlier in this session|as in the previous run/);
+    expect(r.stdout).toContain('E       AssertionError: records taken before clear() were emptied by it');
+    expect(r.stdout.match(/^\[skim: /gm)?.length).toBe(1);
+    const [, handle] = HANDLE.exec(r.stdout)!;
+    expect((await skim(['show', handle], { env })).stdout).toBe(RUN);
+    // a read inside skim run records nothing either: the agent saw what the outer skim printed of it
+    const q = 'Where are the caplog records replaced instead of cleared?';
+    await skim(['run', '--focus', q, '-c', `node ${BIN} cat examples/logging.py --focus '${q}'`], { env: { ...env, SKIM_DAEMON: '0' } });
+    const read = await skim(['cat', 'examples/logging.py', '--focus', 'How does caplog.clear() reset the captured records and text?'], { env });
+    expect(read.stdout).not.toContain('unchanged since an earlier read');
+  });
+
   it('runs CMD ARGS without a shell; an unknown command exits 127 with one line on stderr', async () => {
     const r = await skim(['run', '--', 'printf', '%s\\n', 'a b', '$HOME']);
     expect([r.status, r.stdout]).toEqual([0, 'a b\n$HOME\n']);
@@ -70,6 +89,11 @@ describe('skim run', () => {
     expect(missing.stdout).toBe('');
     expect((await skim(['run'])).status).toBe(64);
     expect((await skim(['run', '-c', 'true', '--', 'ls'])).status).toBe(64);
+    const dir = await skim(['run', '--', os.tmpdir()]);
+    expect([dir.status, dir.stderr]).toEqual([126, `skim run: ${os.tmpdir()}: cannot run (is a directory)\n`]);
+    const plain = path.join(mkdtempSync(path.join(os.tmpdir(), 'skim-out-')), 'notes.txt');
+    writeFileSync(plain, 'not a program\n');
+    expect((await skim(['run', '--', plain])).stderr).toBe(`skim run: ${plain}: cannot run (permission denied)\n`);
   });
 
   it('a command that hangs is stopped at --timeout: exit 124, what it printed, and a warning', async () => {
@@ -79,11 +103,41 @@ describe('skim run', () => {
     expect(r.stderr).toBe('skim: warning: command timed out after 0.5 s: its process group was stopped (exit 124)\n');
   });
 
+  it('a time limit longer than a timer can hold (24.8 days) is a usage error, not a limit that fires at once', async () => {
+    const long = await skim(['run', '--timeout', '3000000', '--', 'printf', 'ran']);
+    expect([long.status, long.stdout]).toEqual([64, '']);
+    expect(long.stderr).toContain('must be <= 2147483.647');
+    expect((await skim(['run', '--timeout', '2147483', '--', 'printf', 'ran'])).stdout).toBe('ran');
+    // skim serve's per-request limit (ms) likewise: it would fail every request open at once
+    const serve = spawnSync(process.execPath, [...ARGS, 'serve', '--port', '0', '--timeout', '3000000000'], { cwd: ROOT, timeout: 60_000 });
+    expect(serve.status).toBe(64);
+    expect(serve.stderr.toString()).toContain('must be <= 2147483647');
+  });
+
   it('binary output comes back whole, byte for byte', async () => {
     const r = spawnSync(process.execPath, [...ARGS, 'run', '-c', "printf 'a\\000b\\377\\n'; exit 3"], { cwd: ROOT, env: { ...process.env, SKIM_SESSION: '' } });
     expect(r.status).toBe(3);
     expect([...r.stdout]).toEqual([0x61, 0, 0x62, 0xff, 10]);
     expect(r.stderr.toString()).toContain('binary output: not pruned');
+  });
+
+  it('output that is not UTF-8: the kept lines and what skim show expands are the bytes the command printed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { ...process.env, SKIM_SESSION_DIR: dir, SKIM_SESSION: 'latin1', SKIM_DAEMON: '0' };
+    const script = 'import sys\nfor i in range(60):\n    sys.stdout.buffer.write(b"row %d caf\\xe9 value of the thing number %d in the table\\n" % (i, i))\n';
+    const printed = spawnSync('python3', ['-c', script]).stdout;
+    const r = spawnSync(process.execPath, [...ARGS, 'run', '--focus', 'row 17', '--', 'python3', '-c', script], { cwd: ROOT, env });
+    expect(r.status).toBe(0);
+    const m = HANDLE.exec(r.stdout.toString('latin1'));
+    expect(m).not.toBeNull();
+    const lines = printed.toString('latin1').split(/(?<=\n)/);
+    const row17 = Buffer.from(lines[17], 'latin1');
+    expect(r.stdout.includes(row17)).toBe(true);
+    const [, handle, a, b] = m!;
+    const shown = spawnSync(process.execPath, [...ARGS, 'show', `${handle}:${a}-${b}`], { cwd: ROOT, env });
+    expect(shown.status).toBe(0);
+    expect(shown.stdout.equals(Buffer.from(lines.slice(Number(a) - 1, Number(b)).join(''), 'latin1'))).toBe(true);
+    expect(spawnSync(process.execPath, [...ARGS, 'show', handle], { cwd: ROOT, env }).stdout.equals(printed)).toBe(true);
   });
 
   it('1 GiB of output: the first 64 MiB are shown, a warning says so, the status is the command’s', async () => {
@@ -110,6 +164,20 @@ describe('skim out', () => {
     expect(o.handle).toBeNull();
     expect(o.omitted.length).toBeGreaterThan(0);
     expect(o.text).toContain('AssertionError: records taken before clear()');
+  });
+
+  it('SKIM_OUTPUT_LIMIT: lines the harness cut from the first output are shown again in the second; a bad limit is a usage error', async () => {
+    const failures = Array.from({ length: 400 }, (_, i) => `tests/test_mod.py::test_case_number_${i} FAILED`);
+    const input = `collected 400 items\n\n${failures.join('\n')}\n===== 400 failed in 3.21s =====\n`;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'limit', SKIM_OUTPUT_LIMIT: 'mini-swe-agent' };
+    const args = ['out', '--command', 'pytest tests'];
+    expect((await skim(args, { input, env })).stdout).toBe(input);
+    const again = await skim(args, { input, env });
+    expect(again.stdout).toMatch(/^\[skim: \d+ lines as in the previous run of this command omitted \(1-\d+\)/);
+    expect(again.stdout).toContain('tests/test_mod.py::test_case_number_200 FAILED\n');
+    const bad = await skim(['run', '--', 'printf', 'ran'], { env: { ...env, SKIM_OUTPUT_LIMIT: 'half' } });
+    expect([bad.status, bad.stdout]).toEqual([64, '']);
   });
 });
 

@@ -71,6 +71,16 @@ describe.each(runners)('outputs over HTTP (%s runner)', (_name, runner) => {
     expect(again.text).toMatch(/lines as in the previous run of this command omitted/);
   });
 
+  it('outputLimit: what the harness cut from an output is not remembered as shown, so the same command again shows it', async () => {
+    const a = createApp({ runner: runner(), log: () => {} });
+    const failure = 'E       AssertionError: records taken before clear() were emptied by it';
+    const send = async (extra: object) => (await post(a, '/v1/prune', { code: RUN, command: COMMAND, query: QUERY, ...extra })).json();
+    await send({ session: 'cut', outputLimit: 'head:300' });
+    expect((await send({ session: 'cut', outputLimit: 'head:300' })).text).toContain(failure);
+    await send({ session: 'whole' });
+    expect((await send({ session: 'whole' })).text).not.toContain(failure);
+  });
+
   it('a command that reads one file (cat F, sed -n a,bp F) is a read of that file: prune(), with its path and first line', async () => {
     const a = createApp({ runner: runner(), log: () => {} });
     const code = readFileSync(fileURLToPath(new URL('../../examples/logging.py', import.meta.url)), 'utf8');

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { action, cliIO, cliLog, intAtLeast, numberIn, numberOption, writeOut } from '../io.js';
+import { action, cliIO, cliLog, intAtLeast, MAX_TIMER_MS, numberIn, numberOption, writeOut } from '../io.js';
 import { loadCliProgress } from './progress.js';
 
 /** The output file's directory must exist (one clear message instead of a stream error later). */
@@ -107,7 +107,7 @@ export function registerData(program: Command): void {
     .option('--concurrency <n>', 'requests in flight', numberOption(intAtLeast(1)), 4)
     .option('--max-chunks <n>', 'label at most the first n chunks of the corpus', numberOption(intAtLeast(1)))
     .option('--repo <name>', 'value of the "repo" field (default: the corpus directory name)')
-    .option('--timeout <ms>', 'per-request timeout', numberOption(intAtLeast(1)), 60_000)
+    .option('--timeout <ms>', 'per-request timeout', numberOption(intAtLeast(1, MAX_TIMER_MS)), 60_000)
     .option('--retries <n>', 'retries per request on 429/5xx/timeouts', numberOption(numberIn(0)), 3)
     .option('--price-in <usd>', 'USD per 1M prompt tokens (for the cost estimate)', numberOption(numberIn(0)))
     .option('--price-out <usd>', 'USD per 1M completion tokens', numberOption(numberIn(0)))

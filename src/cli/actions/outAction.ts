@@ -7,7 +7,7 @@ import { SkimError } from '../../core/errors.js';
 import { captureStream } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
 import { action, cliIO } from '../io.js';
-import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
+import { capNote, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
 
 interface OutFlags extends OutputFlags {
   command?: string;
@@ -19,7 +19,8 @@ export function registerOut(program: Command): void {
     .description("prune a command's output piped in (CMD 2>&1 | skim out --focus Q --command CMD)")
     .option('--command <cmd>', 'the command that printed it: its kind of output, and its previous run in the session');
   outputOptions(out).action(
-    action(async (flags: OutFlags) => {
+    action(async (given: OutFlags) => {
+      const flags = withOutputLimit(given);
       const { stdin } = cliIO();
       if (stdin.isTTY) throw new SkimError("no input: pipe a command's output in (CMD 2>&1 | skim out --command CMD)", 'EUSAGE');
       const c = await captureStream(stdin, MAX_INPUT_BYTES);

@@ -10,8 +10,9 @@ import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
 import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
-import { action, cliIO, numberIn, numberOption, writeErr } from '../io.js';
-import { capNote, type OutputFlags, outputOptions, printOutput } from '../outputs.js';
+import { action, cliIO, MAX_TIMER_MS, numberIn, numberOption, writeErr } from '../io.js';
+import { capNote, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
+import { INSIDE_RUN_ENV } from '../session.js';
 
 interface RunFlags extends OutputFlags {
   c?: string;
@@ -30,17 +31,20 @@ export function registerRun(program: Command): void {
     .option(
       '--timeout <seconds>',
       'stop the command (its process group) after this long: exit 124 (0 = no limit)',
-      numberOption(numberIn(0)),
+      numberOption(numberIn(0, MAX_TIMER_MS / 1000)),
       DEFAULT_TIMEOUT_S,
     );
   outputOptions(run).action(
-    action(async (words: string[], flags: RunFlags) => {
+    action(async (words: string[], given: RunFlags) => {
+      const flags = withOutputLimit(given);
       if (flags.c !== undefined && words.length > 0) throw new SkimError('give either -c "SHELL COMMAND" or -- CMD ARGS..., not both', 'EUSAGE');
       if (flags.c === undefined && words.length === 0)
         throw new SkimError('no command: skim run [options] -- CMD ARGS... or skim run -c "SHELL COMMAND"', 'EUSAGE');
       const spec = flags.c !== undefined ? { file: '/bin/sh', args: ['-c', flags.c] } : { file: words[0], args: words.slice(1) };
       const command = flags.c ?? words.map(shellQuote).join(' ');
-      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env: cliIO().env });
+      // a skim inside the command prints to this one: it leaves the pruning and the session to it
+      const env = { ...cliIO().env, [INSIDE_RUN_ENV]: '1' };
+      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env });
       if (r.failure) {
         writeErr(`skim run: ${r.failure.message}\n`);
         return r.status;

@@ -9,7 +9,7 @@ import { SkimError } from '../../core/errors.js';
 import { DEFAULTS } from '../../server/defaults.js';
 import type { PruneRunner } from '../../server/runner.js';
 import { DEFAULT_SESSION_PREFIX, DEFAULT_SESSION_STORE, type SessionStore } from '../../server/sessions.js';
-import { action, cliIO, cliLog, intAtLeast, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
+import { action, cliIO, cliLog, intAtLeast, MAX_TIMER_MS, numberIn, numberOption, prunerFor, scorerOptions } from '../io.js';
 import { whenParentExits } from '../parentWatch.js';
 
 interface ServeOptions {
@@ -36,7 +36,7 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', numberOption(intAtLeast(0)), 8000)
     .option('--workers <n>', 'prune worker threads (0 = prune on the main thread)', numberOption(intAtLeast(0)), defaultWorkers)
-    .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', numberOption(intAtLeast(1)), DEFAULTS.timeoutMs)
+    .option('--timeout <ms>', 'per-request time limit; on expiry the original text is returned', numberOption(intAtLeast(1, MAX_TIMER_MS)), DEFAULTS.timeoutMs)
     .option('--max-body <bytes>', 'largest accepted request body', numberOption(intAtLeast(1)), DEFAULTS.maxBodyBytes)
     .option('--max-queue <n>', 'requests allowed to wait for a worker before 503', numberOption(intAtLeast(0)), DEFAULTS.maxQueue)
     .option(

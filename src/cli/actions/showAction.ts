@@ -34,7 +34,7 @@ export function registerShow(program: Command): void {
         if (!read) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
         try {
           const stored = findStoredOutput(read.memory.outputs, handle, `session ${id}`);
-          await writeOut(storedLines(stored, range).text);
+          await writeOut(storedLines(stored, range).text, stored.encoding);
         } finally {
           await read.commit(); // it recorded nothing: this only ends the read
         }

@@ -7,7 +7,7 @@
  * more than their marker costs become markers.
  */
 import { isBlank, shapeOf } from './lines.js';
-import { directoryOfEntries } from './shapes/index.js';
+import { directoryOfEntries, testOutcomesLabel } from './shapes/index.js';
 import type { FoldReason, LineRole, OutputFold } from './types.js';
 
 /** Lines of one shape in a row before the rest of the row folds (the first stays as the example). */
@@ -146,14 +146,16 @@ const UNNAMED_RULE = '\0';
  * of one kind, counted over the fold as it stands (the output's last lines are shown whatever).
  */
 function unlikelyLabel(label: (string | undefined)[], from: number, to: number): string | undefined {
-  let what: string | undefined;
+  const labels = new Set<string>();
   let n = 0;
   for (let k = from; k <= to; k++) {
-    if (label[k] === undefined) continue;
-    if (label[k] === UNNAMED_RULE || (what !== undefined && label[k] !== what)) return undefined;
-    what = label[k];
+    const l = label[k];
+    if (l === undefined) continue;
+    if (l === UNNAMED_RULE) return undefined;
+    labels.add(l);
     n++;
   }
+  const what = labels.size <= 1 ? [...labels][0] : testOutcomesLabel(labels);
   // (the label's name alone, without its parenthesised examples: the marker stays short)
   return what === undefined ? undefined : `${n} of them ${what.replace(/ \(.*\)$/, '')}`;
 }
@@ -252,12 +254,13 @@ function seenLabel(label: (string | undefined)[], from: number, to: number): str
   return first;
 }
 
+/** What the lines of a fold are: their one label, or passed and skipped tests together; else nothing. */
 function commonLabel(label: (string | undefined)[], from: number, to: number): string | undefined {
-  let out: string | undefined;
+  const labels = new Set<string>();
   for (let k = from; k <= to; k++) {
-    if (label[k] === undefined) continue;
-    if (out !== undefined && out !== label[k]) return undefined;
-    out = label[k];
+    const l = label[k];
+    if (l !== undefined) labels.add(l);
   }
-  return out;
+  if (labels.size <= 1) return [...labels][0];
+  return testOutcomesLabel(labels);
 }

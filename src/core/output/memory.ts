@@ -14,6 +14,8 @@ export interface StoredOutput {
   text: string;
   /** Per line of `text`: 1 when the agent was shown it (verbatim, or folded as shown before). */
   shown: number[];
+  /** 'latin1': `text` holds one character per byte of output that was not valid UTF-8 (written back as such). */
+  encoding?: 'latin1';
 }
 
 export interface OutputMemorySnapshot {

@@ -5,8 +5,10 @@
  * render markers -> remember the output in the session. Outputs skim cannot make sense of (binary,
  * short, nothing to fold) come back whole; the output is never damaged, only folded.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
+import { OUTPUT_LIMIT_HELP, type OutputLimit, parseOutputLimit, visibleSpans } from '../outputLimit.js';
 import { classifyLines } from './classify.js';
 import { type DetectedShape, detectShape } from './detect.js';
 import { type FoldInput, planFolds } from './fold.js';
@@ -26,10 +28,12 @@ const MIN_SAVING = 0.1;
 
 export function pruneOutput(req: OutputRequest): OutputResult {
   if (typeof req?.text !== 'string') throw new SkimError('an output request needs "text" (a string)', 'EUSAGE');
+  const limit = req.outputLimit === undefined ? null : parseOutputLimit(req.outputLimit);
+  if (req.outputLimit !== undefined && !limit) throw new SkimError(`outputLimit must be ${OUTPUT_LIMIT_HELP}, got "${req.outputLimit}"`, 'EUSAGE');
   const command = req.command ?? '';
   const { lines, ends } = splitOutput(req.text);
   let shapeName = 'text';
-  const whole = (why?: string): OutputResult => remember(req, lines, wholeResult(req.text, lines.length, why));
+  const whole = (why?: string): OutputResult => remember(req, lines, wholeResult(req.text, lines.length, why), limit);
   if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
   if (req.text.includes('\0')) return whole('binary output: not pruned');
   const seen = seenBefore(lines, req.memory, command);
@@ -61,7 +65,7 @@ export function pruneOutput(req: OutputRequest): OutputResult {
     warnings: diagnostics.map((d) => d.message),
     diagnostics,
   };
-  return remember(req, lines, result);
+  return remember(req, lines, result, limit);
 
   function wholeResult(text: string, n: number, why?: string): OutputResult {
     const diagnostics = why ? [diagnostic('output-whole', why)] : [];
@@ -89,8 +93,13 @@ export interface OutputAnalysis extends Omit<FoldInput, 'unlikely'> {
   command: string;
 }
 
-/** What the rules say of each line: its shape, role, relevance to the question, and where the session showed it. */
-export function analyseOutput(lines: readonly string[], req: Pick<OutputRequest, 'command' | 'query' | 'task'>, seen: FoldInput['seen']): OutputAnalysis {
+/**
+ * What the rules say of each line: its shape, role, relevance to the question, and where the
+ * session showed it. The rules read the lines as a terminal shows them, without colour codes
+ * (`pytest --color=yes` prints `PASSED` inside them); the output keeps its bytes.
+ */
+export function analyseOutput(raw: readonly string[], req: Pick<OutputRequest, 'command' | 'query' | 'task'>, seen: FoldInput['seen']): OutputAnalysis {
+  const lines = raw.some((l) => l.includes('\x1b')) ? raw.map(stripVTControlCharacters) : raw;
   const shape = detectShape(lines, req.command);
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
@@ -138,15 +147,45 @@ export function seenBefore(lines: readonly string[], memory: OutputMemory | unde
   return any ? out : null;
 }
 
-/** Remember what the output showed: its kept lines, and the output itself behind its handle when it can be kept. */
-function remember(req: OutputRequest, lines: readonly string[], r: OutputResult): OutputResult {
+/**
+ * Remember what the output showed: its kept lines the harness lets through (all of them without an
+ * output limit), and the output itself behind its handle when it can be kept.
+ */
+function remember(req: OutputRequest, lines: readonly string[], r: OutputResult, limit: OutputLimit | null): OutputResult {
   if (!req.memory) return r;
-  req.memory.recordShown(lines.filter((_, i) => r.keepMask[i]));
+  const visible = limit ? visibleLines(lines, r, limit) : r.keepMask;
+  req.memory.recordShown(lines.filter((_, i) => visible[i]));
   const command = req.command ?? '';
   if (!req.memory.canKeep(command, req.text)) return r;
   // A line folded as shown before is in the agent's context all the same.
-  const shown = Array.from(r.keepMask);
+  const shown = Array.from(visible);
   for (const f of r.folds) if (f.reason === 'seen') shown.fill(1, f.from - 1, f.to);
-  req.memory.put({ handle: r.handle ?? outputHandle(command, req.text), command, text: req.text, shown });
+  req.memory.put({ handle: r.handle ?? outputHandle(command, req.text), command, text: req.text, shown, ...(req.encoding ? { encoding: req.encoding } : {}) });
   return r;
+}
+
+/**
+ * The kept lines that lie wholly inside what the harness shows of the rendered output (`r.text`:
+ * kept lines and one marker line per fold, in order).
+ */
+function visibleLines(lines: readonly string[], r: OutputResult, limit: OutputLimit): Uint8Array {
+  const spans = visibleSpans(r.text.length, limit);
+  const out = new Uint8Array(lines.length);
+  let pos = 0;
+  let f = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const fold = r.folds[f];
+    if (fold && i === fold.from - 1) {
+      const nl = r.text.indexOf('\n', pos);
+      pos = nl === -1 ? r.text.length : nl + 1;
+      i = fold.to - 1;
+      f++;
+      continue;
+    }
+    const end = pos + lines[i].length;
+    if (spans.some(([s, e]) => pos >= s && end <= e)) out[i] = 1;
+    const nl = r.text.indexOf('\n', end);
+    pos = nl === -1 ? r.text.length : nl + 1;
+  }
+  return out;
 }

@@ -27,6 +27,16 @@ export interface OutputRequest {
   judge?: false | LineModel;
   /** Outputs shorter than this many lines come back whole (default MIN_OUTPUT_LINES). */
   minLines?: number;
+  /**
+   * What the harness shows of a long output (`SKIM_OUTPUT_LIMIT`: "N", "head:N", "head+tail:N",
+   * "mini-swe-agent"): lines it cuts away are not remembered as shown.
+   */
+  outputLimit?: string;
+  /**
+   * 'latin1' when the output's bytes were not valid UTF-8 and `text` holds one character per byte:
+   * kept with the stored output, so that `skim show` prints the bytes the command printed.
+   */
+  encoding?: 'latin1';
 }
 
 /** What a line is to the agent, by the shape's exact rules. */

@@ -4,9 +4,11 @@
  * output of an unexpected shape) makes the session forget those files instead, so no later
  * marker can stand for a text older than the one the agent was last shown.
  */
+
+import { parseOutputLimit } from '../outputLimit.js';
 import type { Document, PruneRequest, PruneResult } from '../types.js';
 import type { SessionMemory } from './memory.js';
-import { parseOutputLimit, visibleKept } from './outputLimit.js';
+import { visibleKept } from './outputLimit.js';
 
 export function rememberShown(session: SessionMemory, req: PruneRequest, doc: Document | null, result: PruneResult): void {
   if (!doc) {

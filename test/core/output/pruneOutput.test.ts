@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { OutputMemory } from '../../../src/core/output/memory.js';
 import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
@@ -8,7 +9,18 @@ const fixture = (name: string) => ({
   text: readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8'),
   ...(JSON.parse(readFileSync(new URL(`../../fixtures/outputs/${name}.json`, import.meta.url), 'utf8')) as { command: string; thought: string }),
 });
-const FIXTURES = ['django-runtests', 'sympy-bin-test', 'pip-install', 'ls-R', 'script-traceback', 'pytest-repeated', 'ls-la'];
+const FIXTURES = [
+  'django-runtests',
+  'sympy-bin-test',
+  'pip-install',
+  'ls-R',
+  'script-traceback',
+  'pytest-repeated',
+  'ls-la',
+  'pytest-colour',
+  'pytest-skipped',
+  'node-test-tap',
+];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
 /** Every input line is either printed verbatim, in order, or inside exactly one marker that names it. */
@@ -133,6 +145,80 @@ describe('pruneOutput', () => {
     // another command that prints lines this session showed: they are in the agent's context
     const other = pruneOutput({ text: second, command: 'python3 repro.py --again', query: 'q', memory });
     expect(other.text).toMatch(/lines shown earlier in this session omitted/);
+  });
+
+  it('reads a coloured run (pytest --color=yes) by what the terminal shows: its passed tests fold as such, the colour codes stay', () => {
+    const f = fixture('pytest-colour');
+    expect(f.text).toContain('\x1b[32mPASSED\x1b[0m');
+    const [coloured, plain] = [f.text, stripVTControlCharacters(f.text)].map((text) => {
+      const r = pruneOutput({ text, command: f.command, query: f.thought, memory: new OutputMemory() });
+      expectHonest(text, r);
+      return r;
+    });
+    expect(coloured.shape).toBe('pytest');
+    expect(coloured.folds).toContainEqual({ from: 7, to: 46, reason: 'routine', label: 'passed tests' });
+    expect(coloured.folds).toEqual(plain.folds);
+    expect(coloured.text).toContain('\x1b[31mFAILED\x1b[0m');
+    // and without the command to name the runner
+    expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('pytest');
+  });
+
+  it('folds the passing results of a node --test (TAP) run with their YAML blocks, keeps the failure, its error and the totals', () => {
+    const f = fixture('node-test-tap');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('tap');
+    for (const l of ['not ok 51 - parseAmount handles thousands separators', "  code: 'ERR_ASSERTION'", '# fail 1', '# pass 50'])
+      expect(r.text.split('\n')).toContain(l);
+    expect(r.text).not.toContain('ok 1 - adds 0');
+    expect(r.charsOut).toBeLessThan(r.charsIn / 3);
+    // without the command, by its lines
+    expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('tap');
+  });
+
+  it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {
+    const f = fixture('pytest-skipped');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    const lines = f.text.split('\n');
+    const fold = r.folds.find((x) => lines.slice(x.from - 1, x.to).some((l) => / SKIPPED /.test(l)));
+    expect(fold?.label).toBe('passed, skipped or xfail tests');
+    expect(r.text).not.toMatch(/lines of passed tests omitted/);
+    // only passed tests: "passed tests"
+    const passed = lines.filter((l) => !/ (SKIPPED|XFAIL) /.test(l)).join('\n');
+    expect(pruneOutput({ text: passed, command: f.command, query: f.thought, judge: false }).text).toMatch(/\[skim: 29 lines of passed tests omitted/);
+    // a unittest run's skips likewise
+    const unittest = Array.from(
+      { length: 40 },
+      (_, i) => `test_case_${i} (tests.test_mod.T.test_case_${i}) ... ${i % 4 === 1 ? "skipped 'needs a database'" : 'ok'}`,
+    );
+    const u = pruneOutput({ text: `${unittest.join('\n')}\nRan 40 tests in 0.1s\n\nOK (skipped=10)\n`, command: 'python -m unittest -v', judge: false });
+    expect(u.folds.map((x) => x.label)).toEqual(['passed, skipped or xfail tests']);
+  });
+
+  it('under an output limit, remembers only the lines the harness lets through: a repeat does not fold lines it cut away', () => {
+    // 400 failures: every line is a signal, so the pruned output is still over the harness's limit
+    const failures = Array.from({ length: 400 }, (_, i) => `tests/test_mod.py::test_case_number_${i} FAILED [${String(Math.floor(i / 4)).padStart(3)}%]`);
+    const text = `collected 400 items\n\n${failures.join('\n')}\n===== 400 failed in 3.21s =====\n`;
+    expect(text.length).toBeGreaterThan(20_000);
+    const memory = new OutputMemory();
+    const first = pruneOutput({ text, command: 'pytest tests', query: 'q', memory, outputLimit: 'mini-swe-agent' });
+    expect(first.text.length).toBeGreaterThan(10_000); // mini-swe-agent shows its first and last 5,000 characters
+    const again = pruneOutput({ text, command: 'pytest tests', query: 'q', memory, outputLimit: 'mini-swe-agent' });
+    expectHonest(text, again);
+    const folded = new Set<number>();
+    for (const f of again.folds) for (let k = f.from; k <= f.to; k++) folded.add(k);
+    // the middle of the first output never reached the agent: shown again, not "as in the previous run"
+    const middle = text.split('\n').indexOf('tests/test_mod.py::test_case_number_200 FAILED [ 50%]') + 1;
+    expect(folded.has(middle)).toBe(false);
+    expect(again.text).toContain('tests/test_mod.py::test_case_number_200 FAILED [ 50%]');
+    // the head it did show folds as such
+    expect(again.folds[0]).toMatchObject({ from: 1, reason: 'seen', label: 'previous run' });
+    // without a limit the whole first output counts as shown
+    const unlimited = new OutputMemory();
+    pruneOutput({ text, command: 'pytest tests', query: 'q', memory: unlimited });
+    expect(pruneOutput({ text, command: 'pytest tests', query: 'q', memory: unlimited }).text).not.toContain('test_case_number_200 FAILED');
+    expect(() => pruneOutput({ text, outputLimit: 'half' })).toThrow(/outputLimit must be/);
   });
 
   it("folds a repository's metadata entries in `ls -la` (dotfiles, licence, authors, changelog), keeps the code and build files", () => {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MARKER_RE, SEEN_VERB } from '../../../src/core/layout/layout.js';
+import { parseOutputLimit, visibleSpans } from '../../../src/core/outputLimit.js';
 import { createPruner } from '../../../src/core/prune.js';
 import { SessionMemory } from '../../../src/core/session/memory.js';
-import { parseOutputLimit, visibleSpans } from '../../../src/core/session/outputLimit.js';
 
 const pruner = createPruner({ scorer: 'heuristic' });
 const logging = readFileSync(path.resolve(__dirname, '../../../examples/logging.py'), 'utf8');

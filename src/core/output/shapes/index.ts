@@ -8,6 +8,7 @@ import { VCS_SHAPES } from './vcs.js';
 
 export { directoryOfEntries } from './listing.js';
 export type { LineRule, OutputShape, ShapeKind } from './shape.js';
+export { testOutcomesLabel } from './tests.js';
 export { NOISE_RULES, TRACE_RULES } from './traces.js';
 
 export const OUTPUT_SHAPES: readonly OutputShape[] = [...TEST_SHAPES, ...BUILD_SHAPES, ...VCS_SHAPES, ...PACKAGE_SHAPES, listing];

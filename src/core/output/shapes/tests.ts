@@ -2,6 +2,16 @@
 import type { OutputShape } from './shape.js';
 
 const PASS = 'passed tests';
+/** Not passed, and not failed either: a marker that says "passed tests" must not hide them. */
+const SKIP = 'skipped or xfail tests';
+/** Lines of both (a quiet run's `..s..x`), and a fold of some of each. */
+const PASS_OR_SKIP = 'passed, skipped or xfail tests';
+
+/** What a fold of lines with these labels is, when they are all tests that did not fail; else undefined. */
+export function testOutcomesLabel(labels: ReadonlySet<string>): string | undefined {
+  for (const l of labels) if (l !== PASS && l !== SKIP && l !== PASS_OR_SKIP) return undefined;
+  return labels.size === 1 ? [...labels][0] : PASS_OR_SKIP;
+}
 
 export const pytest: OutputShape = {
   name: 'pytest',
@@ -14,8 +24,10 @@ export const pytest: OutputShape = {
     { re: /^=+ (FAILURES|ERRORS|short test summary info) =+$|^_{3,} .+ _{3,}$|^E\s|^>\s|^\S+:\d+: \w+$/, role: 'signal' },
     { re: /^collect(ed|ing) \d+ items?|^collected \d+ items?/, role: 'signal' },
     { re: /\s(FAILED|ERROR)(\s+\[\s*\d+%\])?$/, role: 'signal' },
-    { re: /\sPASSED(\s+\[\s*\d+%\])?$|\s(SKIPPED|XFAIL|XPASS|xfail|skipped)\b.*(\[\s*\d+%\])?$/, role: 'routine', label: PASS },
-    { re: /^\S+\.py [.sx]+\s*(\[\s*\d+%\])?$|^[.sx]+\s*\[\s*\d+%\]$/, role: 'routine', label: PASS },
+    { re: /\sPASSED(\s+\[\s*\d+%\])?$/, role: 'routine', label: PASS },
+    { re: /\s(SKIPPED|XFAIL|XPASS|xfail|skipped)\b.*(\[\s*\d+%\])?$/, role: 'routine', label: SKIP },
+    { re: /^\S+\.py \.+\s*(\[\s*\d+%\])?$|^\.+\s*\[\s*\d+%\]$/, role: 'routine', label: PASS },
+    { re: /^\S+\.py [.sx]+\s*(\[\s*\d+%\])?$|^[.sx]+\s*\[\s*\d+%\]$/, role: 'routine', label: PASS_OR_SKIP },
     { re: /^(platform \w+ -- Python|cachedir: |rootdir: |plugins: |configfile: |inifile: |hypothesis profile )/, role: 'routine', label: 'session header' },
   ],
 };
@@ -27,8 +39,10 @@ export const unittest: OutputShape = {
   evidence: /^Ran \d+ tests? in [\d.]+s$|^(FAIL|ERROR): \w+ \(|\.\.\. ok$/,
   rules: [
     { re: /^(FAIL|ERROR|UNEXPECTED SUCCESS): |^Ran \d+ tests? in |^(OK|FAILED)( \(.*\))?$|\.\.\. (FAIL|ERROR)$/, role: 'signal' },
-    { re: /\.\.\. (ok|skipped\b.*|expected failure)$/, role: 'routine', label: PASS },
-    { re: /^[.sx]{3,}$/, role: 'routine', label: PASS },
+    { re: /\.\.\. ok$/, role: 'routine', label: PASS },
+    { re: /\.\.\. (skipped\b.*|expected failure)$/, role: 'routine', label: SKIP },
+    { re: /^\.{3,}$/, role: 'routine', label: PASS },
+    { re: /^[.sx]{3,}$/, role: 'routine', label: PASS_OR_SKIP },
     {
       re: /^(Creating|Cloning|Destroying) test database for alias |^(Creating table|Running deferred SQL|Applying \S+\.\d+| {2}(Creating|Applying|Running|Synchronizing|Installing) )/,
       role: 'routine',
@@ -65,6 +79,22 @@ export const jsTest: OutputShape = {
   ],
 };
 
+/** TAP: `node --test` when its output is not a terminal (Node 20 and 22), `prove`, node-tap. */
+export const tap: OutputShape = {
+  name: 'tap',
+  kind: 'test',
+  command: /\bnode\b.*\s--test\b|\bprove\b/,
+  evidence: /^TAP version \d+$|^\s*(not )?ok \d+ - |^\s*# Subtest: /,
+  rules: [
+    { re: /^\s*not ok \d+|^Bail out!|^# (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/, role: 'signal' },
+    // a result's YAML block (duration, location) is indented under it
+    { re: /^\s*ok \d+ .*# (SKIP|TODO)\b/i, role: 'routine', label: SKIP, withIndented: true },
+    { re: /^\s*ok \d+\b/, role: 'routine', label: PASS, withIndented: true },
+    // a test's `# Subtest:` line comes before its result, whatever it is
+    { re: /^\s*# Subtest: /, role: 'routine', label: 'test progress' },
+  ],
+};
+
 export const goTest: OutputShape = {
   name: 'go-test',
   kind: 'test',
@@ -72,7 +102,10 @@ export const goTest: OutputShape = {
   evidence: /^(=== RUN|--- (PASS|FAIL):|ok\s+\S+\s+[\d.]+s)/,
   rules: [
     { re: /^\s*--- FAIL:|^FAIL\b|^panic:|^\S+_test\.go:\d+:/, role: 'signal' },
-    { re: /^=== (RUN|PAUSE|CONT|NAME)\s|^\s*--- (PASS|SKIP):|^ok\s+\S+\s|^PASS$/, role: 'routine', label: PASS },
+    // a test's `=== RUN` line comes before its outcome, whatever it is
+    { re: /^=== (RUN|PAUSE|CONT|NAME)\s/, role: 'routine', label: 'test progress' },
+    { re: /^\s*--- PASS:|^ok\s+\S+\s|^PASS$/, role: 'routine', label: PASS },
+    { re: /^\s*--- SKIP:/, role: 'routine', label: SKIP },
   ],
 };
 
@@ -83,7 +116,8 @@ export const cargoTest: OutputShape = {
   evidence: /^test \S+ \.\.\. (ok|FAILED|ignored)$|^\s+Compiling \S+ v\d/,
   rules: [
     { re: /^test \S+ \.\.\. FAILED$|^test result: |^failures:$|^thread '.*' panicked at/, role: 'signal' },
-    { re: /^test \S+ \.\.\. (ok|ignored)$/, role: 'routine', label: PASS },
+    { re: /^test \S+ \.\.\. ok$/, role: 'routine', label: PASS },
+    { re: /^test \S+ \.\.\. ignored$/, role: 'routine', label: SKIP },
     {
       re: /^\s+(Compiling|Checking|Downloaded|Downloading|Fresh|Updating|Locking|Adding|Blocking|Running|Doc-tests) /,
       role: 'routine',
@@ -108,4 +142,4 @@ export const jvmBuild: OutputShape = {
   ],
 };
 
-export const TEST_SHAPES = [pytest, unittest, sympyTest, jsTest, goTest, cargoTest, jvmBuild];
+export const TEST_SHAPES = [pytest, unittest, sympyTest, jsTest, tap, goTest, cargoTest, jvmBuild];

@@ -1,0 +1,43 @@
+/**
+ * What a harness shows of a long tool output (mini-swe-agent keeps the first and last 5,000
+ * characters of an output of 10,000 or more; MCP clients cut long results): the limit's spellings
+ * and the character spans it lets through. Session memory (reads: session/outputLimit.ts; command
+ * outputs: output/pruneOutput.ts) records only what lies inside them.
+ */
+
+/** The harness shows the first `chars` characters (`head`), or an output under `chars` whole and else its first and last chars/2 (`head+tail`). */
+export interface OutputLimit {
+  chars: number;
+  cut: 'head' | 'head+tail';
+}
+
+/** Named limits of known harnesses. */
+export const OUTPUT_LIMIT_PRESETS: Record<string, OutputLimit> = {
+  // mini-swe-agent's observation template: under 10,000 characters whole, else head and tail 5,000
+  'mini-swe-agent': { chars: 10_000, cut: 'head+tail' },
+};
+
+const SPEC_RE = /^(?:(head|head\+tail):)?(\d{1,12})$/;
+
+/** The accepted spellings, for messages: "N", "head:N", "head+tail:N" or a preset name. */
+export const OUTPUT_LIMIT_HELP = `N (the first N characters), head:N, head+tail:N, or ${Object.keys(OUTPUT_LIMIT_PRESETS).join(', ')}`;
+
+/** "mini-swe-agent", "20000", "head:20000", "head+tail:10000" -> the limit; null when not one of these. */
+export function parseOutputLimit(spec: string): OutputLimit | null {
+  const s = spec.trim();
+  if (Object.hasOwn(OUTPUT_LIMIT_PRESETS, s)) return OUTPUT_LIMIT_PRESETS[s];
+  const m = SPEC_RE.exec(s);
+  if (!m) return null;
+  return { chars: Number(m[2]), cut: (m[1] ?? 'head') as OutputLimit['cut'] };
+}
+
+/** The character spans [start, end) of an output of `length` characters that the harness shows. */
+export function visibleSpans(length: number, limit: OutputLimit): [number, number][] {
+  if (limit.cut === 'head') return [[0, Math.min(length, limit.chars)]];
+  if (length < limit.chars) return [[0, length]];
+  const half = Math.floor(limit.chars / 2);
+  return [
+    [0, half],
+    [length - half, length],
+  ];
+}
