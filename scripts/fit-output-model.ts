@@ -7,8 +7,9 @@
  *   2. fit gradient-boosted trees (logistic loss, depth --depth, --trees rounds) on those lines;
  *   3. choose the threshold by cross-validation over runs (--folds): each fold's model, fitted on
  *      the other folds, prunes its runs' outputs, and the threshold and context (lineModel.ts: a
- *      line folds when p(used) < threshold x its characters / (context + the output's characters))
- *      with the best net saving of whole runs win, charging a lost output as the bench does (one
+ *      line folds when p(used) < threshold x its characters / (context + the output's characters),
+ *      the context a base plus so many characters per line the session has shown: a loss late in
+ *      a run costs a turn over a larger context) with the best net saving of whole runs win, charging a lost output as the bench does (one
  *      more turn over the context, and the whole output again for the rest of the run), among
  *      those that lose at most --max-lost of the outputs with a used line; then a factor on the
  *      threshold for each command family, one family at a time, the same way;
@@ -41,7 +42,11 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '0.1' },
     'max-lost': { type: 'string', default: '0.01' },
     thresholds: { type: 'string', default: '1,2,3,4' },
-    'context-chars': { type: 'string', default: '2000,4000,8000' },
+    'context-chars': { type: 'string', default: '0,1000,4000' },
+    /** Characters of context per line the session has shown (lineModel.ts charsPerShownLine; 0: the context is constant). */
+    'shown-line-chars': { type: 'string', default: '0,80,160,320' },
+    /** Stop after the threshold search (no family factors, nothing written). */
+    'dry-run': { type: 'boolean', default: false },
   },
 });
 
@@ -109,6 +114,8 @@ const lineTurns: number[] = [];
 /** What the lines the rules keep cost (characters x turns that carry them), unused and used: plain lines (the candidates), relevant, signal, and outputs too short to prune. */
 const keptCost = { plain: [0, 0], relevant: [0, 0], signal: [0, 0], short: [0, 0] };
 let outputs = 0;
+/** Per output the judgement sees: the lines its session had shown before it. */
+const shownAt: number[] = [];
 stepsByRun.forEach((steps, run) => {
   const memory = new OutputMemory();
   for (const s of steps) {
@@ -133,6 +140,7 @@ stepsByRun.forEach((steps, run) => {
         lineChars.push(lines[i].length + 1);
         lineTurns.push(s.turnsAfter);
       }
+      shownAt.push(memory.size.lines);
       outputs++;
     } else for (let i = 0; i < lines.length; i++) keptCost.short[s.used.has(i + 1) ? 1 : 0] += (lines[i].length + 1) * s.turnsAfter;
     pruneOutput({ text: s.text, command: s.command, query: s.query, task: s.task, memory, judge: false });
@@ -330,21 +338,26 @@ const describe = (r: Replayed) =>
 const rules = replay(() => false);
 console.log(`rules alone: ${describe(rules)}`);
 const ones = () => new Array<number>(COMMAND_FAMILY_COUNT).fill(1);
-let chosen = { threshold: 0, contextChars: 0, familyScale: ones(), costSaved: rules.costSaved };
-const judgeAt = (c: Omit<typeof chosen, 'costSaved'>) => (run: number) => ({ features: [...LINE_FEATURES], ...foldModels[foldOf(run)], ...c });
+let chosen = { threshold: 0, contextChars: 0, charsPerShownLine: 0, familyScale: ones(), costSaved: rules.costSaved };
+const judgeAt =
+  ({ costSaved: _, ...c }: typeof chosen) =>
+  (run: number): LineModel => ({ features: [...LINE_FEATURES], ...foldModels[foldOf(run)], ...c });
 const better = (r: Replayed) => r.lost / r.usedOutputs <= Number(args['max-lost']) && r.costSaved > chosen.costSaved;
-for (const contextChars of args['context-chars']!.split(',').map(Number))
-  for (const threshold of args.thresholds!.split(',').map(Number)) {
-    const r = replay(judgeAt({ threshold, contextChars, familyScale: ones() }));
-    console.log(`τ ${threshold}, context ${contextChars}: ${describe(r)}`);
-    if (better(r)) chosen = { threshold, contextChars, familyScale: ones(), costSaved: r.costSaved };
-  }
+for (const charsPerShownLine of args['shown-line-chars']!.split(',').map(Number))
+  for (const contextChars of args['context-chars']!.split(',').map(Number))
+    for (const threshold of args.thresholds!.split(',').map(Number)) {
+      const at = { threshold, contextChars, charsPerShownLine, familyScale: ones(), costSaved: 0 };
+      const r = replay(judgeAt(at));
+      console.log(`τ ${threshold}, context ${contextChars} + ${charsPerShownLine} per shown line: ${describe(r)}`);
+      if (better(r)) chosen = { ...at, costSaved: r.costSaved };
+    }
+if (args['dry-run']) process.exit(0);
 // Then each command family's factor on the threshold, one family at a time (0: the rules alone).
 if (chosen.threshold > 0)
   for (let f = 0; f < COMMAND_FAMILY_COUNT; f++)
     for (const scale of [0, 0.5, 2]) {
       const familyScale = chosen.familyScale.map((v, k) => (k === f ? scale : v));
-      const r = replay(judgeAt({ threshold: chosen.threshold, contextChars: chosen.contextChars, familyScale }));
+      const r = replay(judgeAt({ ...chosen, familyScale }));
       console.log(`family ${f} x${scale}: ${describe(r)}`);
       if (better(r)) chosen = { ...chosen, familyScale, costSaved: r.costSaved };
     }
@@ -358,6 +371,10 @@ const model: LineModel = {
   threshold: chosen.threshold,
   contextChars: chosen.contextChars,
   familyScale: chosen.familyScale,
+  charsPerShownLine: chosen.charsPerShownLine,
+  typicalShownLines: shownAt.sort((x, y) => x - y)[Math.floor(shownAt.length / 2)] ?? 0,
 };
 writeFileSync(args.out!, `${JSON.stringify(model)}\n`);
-console.log(`threshold ${chosen.threshold}, context ${chosen.contextChars}, family factors ${chosen.familyScale.join(' ')} -> ${args.out}`);
+console.log(
+  `threshold ${chosen.threshold}, context ${chosen.contextChars} + ${chosen.charsPerShownLine} per shown line, family factors ${chosen.familyScale.join(' ')} -> ${args.out}`,
+);
