@@ -9,10 +9,11 @@
  *      the other folds, prunes its runs' outputs, and the threshold and context (lineModel.ts: a
  *      line folds when p(used) < threshold x its characters / (context + the output's characters),
  *      the context a base plus so many characters per line the session has shown: a loss late in
- *      a run costs a turn over a larger context) with the best net saving of whole runs win, charging a lost output as the bench does (one
- *      more turn over the context, and the whole output again for the rest of the run), among
- *      those that lose at most --max-lost of the outputs with a used line; then a factor on the
- *      threshold for each command family, one family at a time, the same way;
+ *      a run costs a turn over a larger context) with the best net saving of whole runs win,
+ *      charging a lost output as the bench does (one more turn over the context, and the whole
+ *      output again for the rest of the run), among those that lose at most --max-lost of the
+ *      outputs with a used line; then a factor on the threshold for each command family, one
+ *      family at a time, the same way;
  *   4. refit on every training run and write the model with those choices (threshold 0: no say,
  *      when nothing beats the rules alone). Then `npm run format` (the JSON as biome lays it out).
  *

@@ -129,6 +129,9 @@ describe('the line model', () => {
     const count = (u: Uint8Array | null) => u!.reduce((s, v) => s + v, 0);
     expect(count(unlikelyLines(a, m, all, 0))).toBeGreaterThan(0);
     expect(count(unlikelyLines(a, m, all, 1000))).toBe(0);
+    // without a session, as far into a run as the model's typical output
+    expect(count(unlikelyLines(a, { ...m, typicalShownLines: 1000 }, all))).toBe(0);
+    expect(count(unlikelyLines(a, { ...m, typicalShownLines: 0 }, all))).toBeGreaterThan(0);
     // through a session: a fresh one folds as unlikely, one that has shown 1,000 lines keeps what the rules keep
     const late = new OutputMemory();
     late.recordShown(Array.from({ length: 1000 }, (_, i) => `an earlier line ${i}`));
