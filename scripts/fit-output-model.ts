@@ -7,11 +7,14 @@
  *   2. fit gradient-boosted trees (logistic loss, depth --depth, --trees rounds) on those lines;
  *   3. choose the threshold by cross-validation over runs (--folds): each fold's model, fitted on
  *      the other folds, prunes its runs' outputs, and the threshold and context (lineModel.ts: a
- *      line folds when p(used) < threshold x its characters / (context + the output's characters))
- *      with the best net saving of whole runs win, charging a lost output as the bench does (one
- *      more turn over the context, and the whole output again for the rest of the run), among
- *      those that lose at most --max-lost of the outputs with a used line; then a factor on the
- *      threshold for each command family, one family at a time, the same way;
+ *      line folds when p(used) < threshold x its characters / (context + the output's characters),
+ *      the context a base plus so many characters per line the session has shown: a loss late in
+ *      a run costs a turn over a larger context) with the best net saving of whole runs win,
+ *      charging a lost output as the bench does (one more turn over the context, and the whole
+ *      output again for the rest of the run), among those that lose at most --max-lost of the
+ *      outputs with a used line, and at most --max-family-lost of one command family's (those
+ *      with --family-min such outputs or more); then a factor on the threshold for each command family, one
+ *      family at a time, the same way;
  *   4. refit on every training run and write the model with those choices (threshold 0: no say,
  *      when nothing beats the rules alone). Then `npm run format` (the JSON as biome lays it out).
  *
@@ -23,7 +26,7 @@ import { readJsonRecords } from '../src/bench/cases.js';
 import { usedLines } from '../src/bench/outputSteps.js';
 import { isTrajectoryRecord, isValidationRun, splitObservation, type TrajectoryRun } from '../src/bench/trajectories.js';
 import { planFolds } from '../src/core/output/fold.js';
-import { COMMAND_FAMILY_COUNT, LINE_FEATURES } from '../src/core/output/lineFeatures.js';
+import { COMMAND_FAMILY_COUNT, commandFamily, LINE_FEATURES } from '../src/core/output/lineFeatures.js';
 import type { LineModel, LineTree } from '../src/core/output/lineModel.js';
 import { analysedFeatures, treeScore } from '../src/core/output/lineModel.js';
 import { splitOutput } from '../src/core/output/lines.js';
@@ -40,8 +43,15 @@ const { values: args } = parseArgs({
     depth: { type: 'string', default: '4' },
     rate: { type: 'string', default: '0.1' },
     'max-lost': { type: 'string', default: '0.01' },
+    /** At most this share of one command family's outputs with a used line lost (families with --family-min of them). */
+    'max-family-lost': { type: 'string', default: '0.02' },
+    'family-min': { type: 'string', default: '100' },
     thresholds: { type: 'string', default: '1,2,3,4' },
-    'context-chars': { type: 'string', default: '2000,4000,8000' },
+    'context-chars': { type: 'string', default: '0,1000,4000' },
+    /** Characters of context per line the session has shown (lineModel.ts charsPerShownLine; 0: the context is constant). */
+    'shown-line-chars': { type: 'string', default: '0,80,160,320' },
+    /** Stop after the threshold search (no family factors, nothing written). */
+    'dry-run': { type: 'boolean', default: false },
   },
 });
 
@@ -109,6 +119,8 @@ const lineTurns: number[] = [];
 /** What the lines the rules keep cost (characters x turns that carry them), unused and used: plain lines (the candidates), relevant, signal, and outputs too short to prune. */
 const keptCost = { plain: [0, 0], relevant: [0, 0], signal: [0, 0], short: [0, 0] };
 let outputs = 0;
+/** Per output the judgement sees: the lines its session had shown before it. */
+const shownAt: number[] = [];
 stepsByRun.forEach((steps, run) => {
   const memory = new OutputMemory();
   for (const s of steps) {
@@ -133,6 +145,7 @@ stepsByRun.forEach((steps, run) => {
         lineChars.push(lines[i].length + 1);
         lineTurns.push(s.turnsAfter);
       }
+      shownAt.push(memory.size.lines);
       outputs++;
     } else for (let i = 0; i < lines.length; i++) keptCost.short[s.used.has(i + 1) ? 1 : 0] += (lines[i].length + 1) * s.turnsAfter;
     pruneOutput({ text: s.text, command: s.command, query: s.query, task: s.task, memory, judge: false });
@@ -295,6 +308,8 @@ for (const p of [0.002, 0.01, 0.05]) {
 interface Replayed {
   lost: number;
   usedOutputs: number;
+  /** Per command family: outputs lost and outputs with a used line. */
+  families: { lost: number; used: number }[];
   saved: number;
   chars: number;
   /** Cost saved over the runs (characters x turns that carry them, less what losses cost). */
@@ -302,7 +317,8 @@ interface Replayed {
 }
 
 function replay(judge: (run: number) => false | LineModel): Replayed {
-  const r = { lost: 0, usedOutputs: 0, saved: 0, chars: 0, costSaved: 0 };
+  const families = Array.from({ length: COMMAND_FAMILY_COUNT }, () => ({ lost: 0, used: 0 }));
+  const r = { lost: 0, usedOutputs: 0, families, saved: 0, chars: 0, costSaved: 0 };
   eventsByRun.forEach((events, run) => {
     const memory = new OutputMemory();
     const shown = new Set<string>();
@@ -314,9 +330,16 @@ function replay(judge: (run: number) => false | LineModel): Replayed {
       const out = pruneOutput({ text: s.text, command: s.command, query: s.query, task: s.task, memory, judge: judge(run) });
       const lines = s.text.split('\n');
       const kept = new Set(lines.filter((_, k) => out.keepMask[k]));
-      if (s.used.size > 0) r.usedOutputs++;
+      const family = families[commandFamily(s.command)];
+      if (s.used.size > 0) {
+        r.usedOutputs++;
+        family.used++;
+      }
       const lost = [...s.used].some((k) => !out.keepMask[k - 1] && !shown.has(lines[k - 1]) && !kept.has(lines[k - 1]));
-      if (lost) r.lost++;
+      if (lost) {
+        r.lost++;
+        family.lost++;
+      }
       for (const l of lost ? lines : out.text.split('\n')) shown.add(l);
       r.saved += s.text.length - out.text.length;
       r.chars += s.text.length;
@@ -326,26 +349,49 @@ function replay(judge: (run: number) => false | LineModel): Replayed {
   return r;
 }
 const describe = (r: Replayed) =>
-  `net ${((100 * r.costSaved) / totalCost).toFixed(2)}% of run cost, output characters saved ${((100 * r.saved) / r.chars).toFixed(1)}%, lost ${r.lost} of ${r.usedOutputs} (${((100 * r.lost) / r.usedOutputs).toFixed(2)}%)`;
+  `net ${((100 * r.costSaved) / totalCost).toFixed(2)}% of run cost, output characters saved ${((100 * r.saved) / r.chars).toFixed(1)}%, lost ${r.lost} of ${r.usedOutputs} (${((100 * r.lost) / r.usedOutputs).toFixed(2)}%; by family ${r.families.map((f) => `${f.lost}/${f.used}`).join(' ')})`;
 const rules = replay(() => false);
 console.log(`rules alone: ${describe(rules)}`);
 const ones = () => new Array<number>(COMMAND_FAMILY_COUNT).fill(1);
-let chosen = { threshold: 0, contextChars: 0, familyScale: ones(), costSaved: rules.costSaved };
-const judgeAt = (c: Omit<typeof chosen, 'costSaved'>) => (run: number) => ({ features: [...LINE_FEATURES], ...foldModels[foldOf(run)], ...c });
-const better = (r: Replayed) => r.lost / r.usedOutputs <= Number(args['max-lost']) && r.costSaved > chosen.costSaved;
-for (const contextChars of args['context-chars']!.split(',').map(Number))
-  for (const threshold of args.thresholds!.split(',').map(Number)) {
-    const r = replay(judgeAt({ threshold, contextChars, familyScale: ones() }));
-    console.log(`τ ${threshold}, context ${contextChars}: ${describe(r)}`);
-    if (better(r)) chosen = { threshold, contextChars, familyScale: ones(), costSaved: r.costSaved };
+let chosen = { threshold: 0, contextChars: 0, charsPerShownLine: 0, familyScale: ones(), costSaved: rules.costSaved };
+const judgeAt =
+  ({ costSaved: _, ...c }: typeof chosen) =>
+  (run: number): LineModel => ({ features: [...LINE_FEATURES], ...foldModels[foldOf(run)], ...c });
+// Within the loss limits, overall and for each family with enough outputs to tell (a kind of output
+// an agent loses often is one it stops trusting, whatever the whole run saves).
+const withinLimits = (r: Replayed) =>
+  r.lost / r.usedOutputs <= Number(args['max-lost']) &&
+  r.families.every((f) => f.used < Number(args['family-min']) || f.lost / f.used <= Number(args['max-family-lost']));
+const better = (r: Replayed) => withinLimits(r) && r.costSaved > chosen.costSaved;
+const overFamilyLimit = (r: Replayed) =>
+  r.families.flatMap((f, k) => (f.used >= Number(args['family-min']) && f.lost / f.used > Number(args['max-family-lost']) ? [k] : []));
+/** A candidate whose families over their limit fold less (their factor halved, down to 0: the rules alone) until they are within it. */
+function withFamiliesWithinLimit(at: typeof chosen, r: Replayed): { at: typeof chosen; r: Replayed } {
+  for (let over = overFamilyLimit(r); over.length > 0; over = overFamilyLimit(r)) {
+    const familyScale = at.familyScale.map((v, k) => (over.includes(k) ? (v > 0.25 ? v / 2 : 0) : v));
+    at = { ...at, familyScale };
+    r = replay(judgeAt(at));
+    console.log(`  families ${over.join(', ')} folding less (factors ${familyScale.join(' ')}): ${describe(r)}`);
   }
+  return { at, r };
+}
+for (const charsPerShownLine of args['shown-line-chars']!.split(',').map(Number))
+  for (const contextChars of args['context-chars']!.split(',').map(Number))
+    for (const threshold of args.thresholds!.split(',').map(Number)) {
+      const base = { threshold, contextChars, charsPerShownLine, familyScale: ones(), costSaved: 0 };
+      const first = replay(judgeAt(base));
+      console.log(`τ ${threshold}, context ${contextChars} + ${charsPerShownLine} per shown line: ${describe(first)}`);
+      const { at, r } = withFamiliesWithinLimit(base, first);
+      if (better(r)) chosen = { ...at, costSaved: r.costSaved };
+    }
+if (args['dry-run']) process.exit(0);
 // Then each command family's factor on the threshold, one family at a time (0: the rules alone).
 if (chosen.threshold > 0)
   for (let f = 0; f < COMMAND_FAMILY_COUNT; f++)
-    for (const scale of [0, 0.5, 2]) {
-      const familyScale = chosen.familyScale.map((v, k) => (k === f ? scale : v));
-      const r = replay(judgeAt({ threshold: chosen.threshold, contextChars: chosen.contextChars, familyScale }));
-      console.log(`family ${f} x${scale}: ${describe(r)}`);
+    for (const factor of [0, 0.5, 2]) {
+      const familyScale = chosen.familyScale.map((v, k) => (k === f ? v * factor : v));
+      const r = replay(judgeAt({ ...chosen, familyScale }));
+      console.log(`family ${f} x${factor}: ${describe(r)}`);
       if (better(r)) chosen = { ...chosen, familyScale, costSaved: r.costSaved };
     }
 
@@ -358,6 +404,10 @@ const model: LineModel = {
   threshold: chosen.threshold,
   contextChars: chosen.contextChars,
   familyScale: chosen.familyScale,
+  charsPerShownLine: chosen.charsPerShownLine,
+  typicalShownLines: shownAt.sort((x, y) => x - y)[Math.floor(shownAt.length / 2)] ?? 0,
 };
 writeFileSync(args.out!, `${JSON.stringify(model)}\n`);
-console.log(`threshold ${chosen.threshold}, context ${chosen.contextChars}, family factors ${chosen.familyScale.join(' ')} -> ${args.out}`);
+console.log(
+  `threshold ${chosen.threshold}, context ${chosen.contextChars} + ${chosen.charsPerShownLine} per shown line, family factors ${chosen.familyScale.join(' ')} -> ${args.out}`,
+);

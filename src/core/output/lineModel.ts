@@ -29,16 +29,24 @@ export interface LineModel {
   base: number;
   trees: LineTree[];
   /**
-   * A line folds when its probability of use is below threshold x its characters / (contextChars
-   * + the output's characters): losing a used line costs the whole output again and a turn over
-   * the context, folding saves only the line, so a line must be the less likely used the larger
-   * its output is.
+   * A line folds when its probability of use is below threshold x its characters / (context + the
+   * output's characters): losing a used line costs the whole output again and a turn over the
+   * context, folding saves only the line, so a line must be the less likely used the larger its
+   * output and the agent's context are.
    */
   threshold: number;
-  /** The context a lost output costs a turn over, per turn the output is carried (characters). */
+  /** The context a lost output costs a turn over, per turn the output is carried (characters), before the session's share. */
   contextChars: number;
   /** The threshold's factor for each command family (commandFamily()): 0 leaves the family to the rules. */
   familyScale: number[];
+  /**
+   * The context grows with the run: a loss late in it costs a turn over more than a loss early on.
+   * The context is contextChars + this many characters per line the session has shown
+   * (OutputMemory's size.lines); absent or 0, contextChars alone.
+   */
+  charsPerShownLine?: number;
+  /** Without a session: the lines a session had shown at the median output of the fit's runs. */
+  typicalShownLines?: number;
 }
 
 export const LINE_MODEL: LineModel = model;
@@ -87,15 +95,16 @@ function fits(m: LineModel): boolean {
 /**
  * Per line: 1 when the model expects the agent not to use it (null when the model has no say).
  * Only the lines `rows` marks are judged: planFolds() asks about the plain lines its rules leave
- * undecided.
+ * undecided. `shownLines`: how many lines the session has shown (absent without a session).
  */
-export function unlikelyLines(a: Analysed, m: LineModel, rows: Uint8Array): Uint8Array | null {
+export function unlikelyLines(a: Analysed, m: LineModel, rows: Uint8Array, shownLines?: number): Uint8Array | null {
   if (!fits(m)) return null;
   const p = usedProbabilities(a, m, rows);
   let chars = 0;
   for (const l of a.lines) chars += l.length + 1;
+  const context = m.contextChars + (m.charsPerShownLine ?? 0) * (shownLines ?? m.typicalShownLines ?? 0);
   const threshold = m.threshold * (m.familyScale[commandFamily(a.command)] ?? 1);
   const out = new Uint8Array(p.length);
-  for (let i = 0; i < p.length; i++) out[i] = rows[i] && p[i] < (threshold * (a.lines[i].length + 1)) / (m.contextChars + chars) ? 1 : 0;
+  for (let i = 0; i < p.length; i++) out[i] = rows[i] && p[i] < (threshold * (a.lines[i].length + 1)) / (context + chars) ? 1 : 0;
   return out;
 }

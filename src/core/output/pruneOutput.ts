@@ -42,7 +42,7 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   const a = analyseOutput(lines, req, seen);
   shapeName = a.shape.main.name;
   const judge = req.judge;
-  const folds = planFolds({ ...a, unlikely: judge === false ? null : (undecided) => unlikelyLines(a, judge ?? LINE_MODEL, undecided) });
+  const folds = planFolds({ ...a, unlikely: judge === false ? null : (undecided) => unlikelyLines(a, judge ?? LINE_MODEL, undecided, req.memory?.size.lines) });
   const keepMask = new Uint8Array(lines.length).fill(1);
   for (const f of folds) keepMask.fill(0, f.from - 1, f.to);
   // A marker names a handle only when the session really keeps the output (`skim show` finds it).

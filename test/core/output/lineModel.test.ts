@@ -4,6 +4,7 @@ import { planFolds } from '../../../src/core/output/fold.js';
 import { COMMAND_FAMILY_COUNT, commandFamily, identifierParts, LINE_FEATURES } from '../../../src/core/output/lineFeatures.js';
 import { analysedFeatures, LINE_MODEL, type LineModel, treeScore, unlikelyLines, usedProbabilities } from '../../../src/core/output/lineModel.js';
 import { splitOutput } from '../../../src/core/output/lines.js';
+import { OutputMemory } from '../../../src/core/output/memory.js';
 import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
 
 const fixture = (name: string) => ({
@@ -117,6 +118,25 @@ describe('the line model', () => {
     a.roles.forEach((r, i) => {
       if (r === 'signal' && rules.keepMask[i]) expect(judged.keepMask[i]).toBe(1);
     });
+  });
+
+  it('folds less the more lines the session has shown: a loss late in a run costs a turn over a larger context', () => {
+    const f = fixture('script-traceback');
+    const req = { text: f.text, command: f.command, query: f.thought };
+    const a = analyseOutput(splitOutput(f.text).lines, req, null);
+    const all = new Uint8Array(a.lines.length).fill(1);
+    const m = { ...constantModel(0.001, 1), charsPerShownLine: 1000 };
+    const count = (u: Uint8Array | null) => u!.reduce((s, v) => s + v, 0);
+    expect(count(unlikelyLines(a, m, all, 0))).toBeGreaterThan(0);
+    expect(count(unlikelyLines(a, m, all, 1000))).toBe(0);
+    // without a session, as far into a run as the model's typical output
+    expect(count(unlikelyLines(a, { ...m, typicalShownLines: 1000 }, all))).toBe(0);
+    expect(count(unlikelyLines(a, { ...m, typicalShownLines: 0 }, all))).toBeGreaterThan(0);
+    // through a session: a fresh one folds as unlikely, one that has shown 1,000 lines keeps what the rules keep
+    const late = new OutputMemory();
+    late.recordShown(Array.from({ length: 1000 }, (_, i) => `an earlier line ${i}`));
+    expect(pruneOutput({ ...req, judge: m, memory: new OutputMemory() }).folds.some((x) => x.reason === 'unlikely')).toBe(true);
+    expect(pruneOutput({ ...req, judge: m, memory: late }).text).toBe(pruneOutput({ ...req, judge: false, memory: new OutputMemory() }).text);
   });
 
   it('keeps what a model that expects every line to be used keeps by the rules alone', () => {
