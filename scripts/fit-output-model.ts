@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { readJsonRecords } from '../src/bench/cases.js';
 import { usedLines } from '../src/bench/outputSteps.js';
 import { isTrajectoryRecord, isValidationRun, splitObservation, type TrajectoryRun } from '../src/bench/trajectories.js';
+import { detectShape } from '../src/core/output/detect.js';
 import { planFolds } from '../src/core/output/fold.js';
 import { COMMAND_FAMILY_COUNT, commandFamily, LINE_FEATURES } from '../src/core/output/lineFeatures.js';
 import type { LineModel, LineTree } from '../src/core/output/lineModel.js';
@@ -125,7 +126,7 @@ stepsByRun.forEach((steps, run) => {
   const memory = new OutputMemory();
   for (const s of steps) {
     const { lines } = splitOutput(s.text);
-    const seen = seenBefore(lines, memory, s.command);
+    const seen = seenBefore(lines, memory, s.command, detectShape(lines, s.command).main.kind === 'listing');
     if (lines.length >= 20 || seen) {
       const a = analyseOutput(lines, s, seen);
       const folds = planFolds({ ...a, unlikely: null });

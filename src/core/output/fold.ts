@@ -91,6 +91,8 @@ export function planFolds(o: FoldInput): OutputFold[] {
  * traceback repeated in captured output) is in the agent's context: it folds as seen 'above'.
  */
 function markRepeats(o: FoldInput, reason: (FoldReason | null)[], label: (string | undefined)[]): void {
+  // A listing's entries repeat across directories (each package's `__init__.py`): not the same entry.
+  if (o.listing) return;
   const keptAbove = new Set<string>();
   for (let i = 0; i < o.lines.length; i++) {
     const line = o.lines[i];

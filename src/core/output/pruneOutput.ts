@@ -17,6 +17,7 @@ import { splitOutput } from './lines.js';
 import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
+import { directoryOfEntries } from './shapes/index.js';
 import type { OutputRequest, OutputResult } from './types.js';
 
 /** Outputs shorter than this come back whole (unless the previous run folds them). */
@@ -36,10 +37,11 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   const whole = (why?: string): OutputResult => remember(req, lines, wholeResult(req.text, lines.length, why), limit);
   if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
   if (req.text.includes('\0')) return whole('binary output: not pruned');
-  const seen = seenBefore(lines, req.memory, command);
+  const shape = detectShape(terminalLines(lines), command);
+  const seen = seenBefore(lines, req.memory, command, shape.main.kind === 'listing');
   if (lines.length < (req.minLines ?? MIN_OUTPUT_LINES) && !seen) return whole();
 
-  const a = analyseOutput(lines, req, seen);
+  const a = analyseOutput(lines, req, seen, shape);
   shapeName = a.shape.main.name;
   const judge = req.judge;
   const folds = planFolds({ ...a, unlikely: judge === false ? null : (undecided) => unlikelyLines(a, judge ?? LINE_MODEL, undecided, req.memory?.size.lines) });
@@ -98,9 +100,14 @@ export interface OutputAnalysis extends Omit<FoldInput, 'unlikely'> {
  * session showed it. The rules read the lines as a terminal shows them, without colour codes
  * (`pytest --color=yes` prints `PASSED` inside them); the output keeps its bytes.
  */
-export function analyseOutput(raw: readonly string[], req: Pick<OutputRequest, 'command' | 'query' | 'task'>, seen: FoldInput['seen']): OutputAnalysis {
-  const lines = raw.some((l) => l.includes('\x1b')) ? raw.map(stripVTControlCharacters) : raw;
-  const shape = detectShape(lines, req.command);
+export function analyseOutput(
+  raw: readonly string[],
+  req: Pick<OutputRequest, 'command' | 'query' | 'task'>,
+  seen: FoldInput['seen'],
+  shape?: DetectedShape,
+): OutputAnalysis {
+  const lines = terminalLines(raw);
+  shape ??= detectShape(lines, req.command);
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
@@ -119,29 +126,44 @@ export function analyseOutput(raw: readonly string[], req: Pick<OutputRequest, '
   };
 }
 
+/** The lines as a terminal shows them: without colour codes. */
+function terminalLines(raw: readonly string[]): readonly string[] {
+  return raw.some((l) => l.includes('\x1b')) ? raw.map(stripVTControlCharacters) : raw;
+}
+
+/** A listing's lines as entries: each under the directory it lists (directoryOfEntries), other lines as they are. */
+function entryKeys(lines: readonly string[]): string[] {
+  return directoryOfEntries(lines).map((dir, i) => (dir === null ? lines[i] : `${dir}\0${lines[i]}`));
+}
+
 /**
  * Per line: 'previous run' when the previous run of this command showed a line with this text
  * (each shown line of that run vouches for one line of this one), 'earlier' when another output of
- * the session showed it; null when the session has shown none of them.
+ * the session showed it; null when the session has shown none of them. In a listing an entry is its
+ * text under its directory (`__init__.py` of one package is not that of another): the previous
+ * run vouches for an entry of the same directory, and another output only for a line naming its
+ * path.
  */
-export function seenBefore(lines: readonly string[], memory: OutputMemory | undefined, command: string): (string | undefined)[] | null {
+export function seenBefore(lines: readonly string[], memory: OutputMemory | undefined, command: string, listing = false): (string | undefined)[] | null {
   if (!memory) return null;
+  const keys = listing ? entryKeys : (ls: readonly string[]) => ls;
   const available = new Map<string, number>();
   const prev = commandKey(command) ? memory.previousRun(command) : undefined;
   if (prev) {
     const prevLines = splitOutput(prev.text).lines;
-    prevLines.forEach((l, i) => {
-      if (prev.shown[i]) available.set(l, (available.get(l) ?? 0) + 1);
+    keys(prevLines).forEach((key, i) => {
+      if (prev.shown[i]) available.set(key, (available.get(key) ?? 0) + 1);
     });
   }
+  const current = keys(lines);
   const out: (string | undefined)[] = new Array(lines.length).fill(undefined);
   let any = false;
   for (let i = 0; i < lines.length; i++) {
-    const left = available.get(lines[i]) ?? 0;
+    const left = available.get(current[i]) ?? 0;
     if (left > 0) {
       out[i] = 'previous run';
-      available.set(lines[i], left - 1);
-    } else if (memory.hasShown(lines[i])) out[i] = 'earlier';
+      available.set(current[i], left - 1);
+    } else if ((!listing || lines[i].includes('/')) && memory.hasShown(lines[i])) out[i] = 'earlier';
     any ||= out[i] !== undefined;
   }
   return any ? out : null;

@@ -233,6 +233,40 @@ describe('pruneOutput', () => {
     expect(named.text).toMatch(/ CHANGES$/m);
   });
 
+  describe('a listing entry is its name under its directory', () => {
+    // requests' modules: a source tree and its build copy list the same names
+    const names = ['__init__.py', '__version__.py', '_internal_utils.py', 'adapters.py', 'api.py', 'auth.py', 'certs.py', 'compat.py', 'cookies.py'];
+    const more = ['exceptions.py', 'help.py', 'hooks.py', 'models.py', 'packages.py', 'sessions.py', 'status_codes.py', 'structures.py', 'utils.py'];
+    const entries = [...names, ...more].join('\n');
+
+    it("another directory's entries with the same names are not 'shown earlier'; the same command again folds as its previous run", () => {
+      const memory = new OutputMemory();
+      pruneOutput({ text: entries, command: 'ls src/requests', query: 'q', memory, judge: false });
+      const copy = pruneOutput({ text: entries, command: 'ls build/lib/requests', query: 'q', memory, judge: false });
+      expect(copy.folds).toEqual([]);
+      expect(copy.text).toBe(entries);
+      // (the output's last two lines are always shown)
+      const again = pruneOutput({ text: entries, command: 'ls src/requests', query: 'q', memory, judge: false });
+      expect(again.folds).toEqual([{ from: 1, to: 16, reason: 'seen', label: 'previous run' }]);
+    });
+
+    it("the sections of a recursive listing do not fold each other's names as repeats", () => {
+      // (fewer entries than a directory's fold takes: only a repeat could fold them)
+      const tests = [...names, ...more].slice(0, 11).map((n) => `test_requests_${n}`);
+      const text = ['tests/unit:', ...tests, '', 'tests/integration:', ...tests].join('\n');
+      const r = pruneOutput({ text, command: 'ls -R', query: 'q', judge: false });
+      expect(r.folds.filter((f) => f.reason === 'seen')).toEqual([]);
+    });
+
+    it('a path another output showed is that file: it folds as shown earlier', () => {
+      const memory = new OutputMemory();
+      const paths = [...names, ...more].map((n) => `./src/requests/${n}`).join('\n');
+      pruneOutput({ text: paths, command: 'find . -name "*.py"', query: 'q', memory, judge: false });
+      const r = pruneOutput({ text: paths, command: 'find ./src -name "*.py"', query: 'q', memory, judge: false });
+      expect(r.folds).toEqual([{ from: 1, to: 16, reason: 'seen', label: 'earlier' }]);
+    });
+  });
+
   it('folds lines that repeat a kept line above them, and only those', () => {
     const f = fixture('pytest-repeated');
     const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
