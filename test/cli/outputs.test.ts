@@ -88,6 +88,11 @@ describe('skim run', () => {
     expect(missing.stderr).toBe('skim run: skim-no-such-command: command not found\n');
     expect(missing.stdout).toBe('');
     expect((await skim(['run'])).status).toBe(64);
+    // the command's own options before -- are read as skim's: the error says where they go
+    const unmarked = await skim(['run', 'pytest', '-x']);
+    expect([unmarked.status, unmarked.stdout]).toEqual([64, '']);
+    expect(unmarked.stderr).toContain("unknown option '-x'");
+    expect(unmarked.stderr).toContain('skim run [options] -- CMD ARGS...');
     expect((await skim(['run', '-c', 'true', '--', 'ls'])).status).toBe(64);
     const dir = await skim(['run', '--', os.tmpdir()]);
     expect([dir.status, dir.stderr]).toEqual([126, `skim run: ${os.tmpdir()}: cannot run (is a directory)\n`]);
