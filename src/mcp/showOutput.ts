@@ -5,7 +5,7 @@
  * (`--session` / SKIM_SESSION), where `skim run` / `skim out` in the agent's shell keep them.
  */
 import type { OutputMemory } from '../core/output/memory.js';
-import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
+import { findStoredOutput, parseOutputRequest, storedLines } from '../core/output/stored.js';
 import { beginRead } from '../tools/sessionStore.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 
@@ -40,8 +40,7 @@ export function diskOutputs(id: string, log: (line: string) => void, env: NodeJS
 }
 
 export async function showOutputTool(session: OutputMemory, disk: { id: string; read: DiskOutputs } | undefined, args: ShowOutputArgs): Promise<string> {
-  const { handle, range } = parseHandleSpec(args.handle);
-  const lines = args.lines !== undefined ? parseLineRange(args.lines) : range;
+  const { handle, range: lines } = parseOutputRequest(args.handle, args.lines);
   const show = (outputs: OutputMemory | undefined, where: string) => {
     const shown = storedLines(findStoredOutput(outputs, handle, where), lines);
     return `${shown.text}${shown.text.endsWith('\n') || shown.text === '' ? '' : '\n'}[skim: output ${handle}, lines ${shown.from}-${shown.to} of ${shown.lines}]\n`;

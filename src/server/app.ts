@@ -21,7 +21,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { diagnostic } from '../core/diagnostics.js';
 import { HTTP_STATUS, SkimError } from '../core/errors.js';
-import { findStoredOutput, parseHandleSpec, parseLineRange, storedLines } from '../core/output/stored.js';
+import { findStoredOutput, parseOutputRequest, storedLines } from '../core/output/stored.js';
 import { isOutputRequest, outputRequestOf, sessionId, withFileRead } from '../core/request.js';
 import type { PruneRequest } from '../core/types.js';
 import { createLogger } from '../log.js';
@@ -394,10 +394,9 @@ function registerSessionRoutes(app: Hono, s: Serving): void {
   app.get('/v1/outputs/:handle', async (c) => {
     const id = c.req.query('session');
     if (!id) throw new SkimError('the session the output was kept in is missing: ?session=ID', 'EUSAGE');
-    const { handle, range } = parseHandleSpec(c.req.param('handle'));
-    const lines = c.req.query('lines');
+    const { handle, range } = parseOutputRequest(c.req.param('handle'), c.req.query('lines'));
     const stored = findStoredOutput((await s.sessionOf(c)(id)).outputs, handle, `session ${id}`);
-    const shown = storedLines(stored, lines === undefined ? range : parseLineRange(lines));
+    const shown = storedLines(stored, range);
     return c.json({ handle, command: stored.command, ...shown });
   });
 }

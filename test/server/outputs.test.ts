@@ -65,6 +65,10 @@ describe.each(runners)('outputs over HTTP (%s runner)', (_name, runner) => {
     expect(other.status).toBe(404);
     expect((await other.json()).error.message).toContain(`no output ${handle} in session run-2`);
     expect((await a.request(`/v1/outputs/${handle}?session=run-1&lines=9-2`)).status).toBe(400);
+    // two different ranges: neither is silently preferred
+    const both = await a.request(`/v1/outputs/${handle}:3-4?session=run-1&lines=5-6`);
+    expect(both.status).toBe(400);
+    expect((await both.json()).error.message).toContain('give one range');
     expect((await a.request(`/v1/outputs/${handle}`)).status).toBe(400);
     // the same command again in the session: what it showed before folds as such
     const again = await (await post(a, '/v1/prune', { code: RUN, command: COMMAND, query: QUERY, session: 'run-1' })).json();

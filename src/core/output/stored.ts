@@ -31,6 +31,20 @@ export function parseHandleSpec(spec: string): { handle: string; range?: LineRan
   return colon < 0 ? { handle } : { handle, range: parseLineRange(spec.slice(colon + 1)) };
 }
 
+/**
+ * The output and lines a request names: `HANDLE[:a-b]`, and perhaps the lines apart ("a-b", as
+ * `lines` of show_output and GET /v1/outputs). Two different ranges are a usage error, not one
+ * silently preferred.
+ */
+export function parseOutputRequest(spec: string, lines?: string): { handle: string; range?: LineRange } {
+  const { handle, range } = parseHandleSpec(spec);
+  if (lines === undefined) return { handle, range };
+  const asked = parseLineRange(lines);
+  if (range && (range.from !== asked.from || range.to !== asked.to))
+    throw new SkimError(`"${spec}" names lines ${range.from}-${range.to} and lines "${lines}" others: give one range`, 'EUSAGE');
+  return { handle, range: asked };
+}
+
 /** A stored output's lines (all, or a range; a range past the end is cut to it), byte for byte. */
 export function storedLines(o: StoredOutput, range?: LineRange): { text: string; from: number; to: number; lines: number } {
   const { lines, ends } = splitOutput(o.text);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SkimError } from '../../../src/core/errors.js';
 import { NOT_STORED_WARNING, OutputMemory } from '../../../src/core/output/memory.js';
 import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
-import { findStoredOutput, parseHandleSpec, storedLines } from '../../../src/core/output/stored.js';
+import { findStoredOutput, parseHandleSpec, parseOutputRequest, storedLines } from '../../../src/core/output/stored.js';
 
 /** A pytest run: 300 passing lines around one failure (CRLF, as a Windows runner prints it). */
 const RUN = [
@@ -58,6 +58,15 @@ describe('handle specs and stored lines', () => {
     expect(parseHandleSpec('3fa2c1d9e0:7')).toEqual({ handle: '3fa2c1d9e0', range: { from: 7, to: 7 } });
     for (const bad of ['', '3fa2:', '3fa2:9-2', '3fa2:0-3', '3fa2:a-b', '../x:1-2', '3fa2:1-2-3'])
       expect(() => parseHandleSpec(bad), bad).toThrow(expect.objectContaining({ code: 'EUSAGE' }));
+  });
+
+  it('a request names its lines in the handle or apart; two different ranges are a usage error', () => {
+    expect(parseOutputRequest('3fa2c1d9e0', '4-6')).toEqual({ handle: '3fa2c1d9e0', range: { from: 4, to: 6 } });
+    expect(parseOutputRequest('3fa2c1d9e0:4-6', '4-6')).toEqual({ handle: '3fa2c1d9e0', range: { from: 4, to: 6 } });
+    expect(parseOutputRequest('3fa2c1d9e0:4-6')).toEqual({ handle: '3fa2c1d9e0', range: { from: 4, to: 6 } });
+    expect(() => parseOutputRequest('3fa2c1d9e0:4-6', '10-20')).toThrow(
+      expect.objectContaining({ code: 'EUSAGE', message: expect.stringMatching(/give one range/) }),
+    );
   });
 
   it('a range past the end is cut to it; one that starts past it is a usage error; an unknown handle is missing input', () => {
