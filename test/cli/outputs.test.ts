@@ -61,6 +61,24 @@ describe('skim run', () => {
     expect((await skim(['show', handle], { env: { SKIM_SESSION_DIR: dir } })).status).toBe(64);
   });
 
+  it('with SKIM_SERVER set, a handle the server cannot give is looked up in the disk session skim run kept it in', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'run-1' };
+    const [, handle, a, b] = HANDLE.exec((await skim(['run', '--focus', QUERY, '-c', REPLAY], { env })).stdout) ?? [];
+    // nothing listens on the discard port: the server cannot answer
+    const noServer = { ...env, SKIM_SERVER: 'http://127.0.0.1:9/' };
+    const shown = await skim(['show', `${handle}:${a}-${b}`], { env: noServer });
+    expect([shown.status, shown.stdout]).toEqual([
+      0,
+      RUN.split(/(?<=\n)/)
+        .slice(Number(a) - 1, Number(b))
+        .join(''),
+    ]);
+    const unknown = await skim(['show', '0123456789'], { env: noServer });
+    expect(unknown.status).toBe(66);
+    expect(unknown.stderr).toMatch(/^skim: cannot reach skim serve at http:\/\/127\.0\.0\.1:9\//);
+  });
+
   it('skim run inside skim run, one session: the inner one prints the output whole, the outer prunes it once and shows the failure', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
     const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'nested' };

@@ -3,11 +3,12 @@
  * inclusive), byte for byte: what a marker such as `[skim: 212 lines of passed tests omitted
  * (15-226); skim show 3fa2c1d9e0:15-226]` stands for. The session is the one the output was
  * pruned in: on disk (--session / SKIM_SESSION), or on a `skim serve` (--server / SKIM_SERVER)
- * when the harness sends outputs there. Unknown handle: exit 66; malformed spec: 64.
+ * when the harness sends outputs there, then on disk (where `skim run` keeps them). Unknown
+ * handle: exit 66; malformed spec: 64.
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
-import { findStoredOutput, parseHandleSpec, storedLines } from '../../core/output/stored.js';
+import { findStoredOutput, type LineRange, parseHandleSpec, storedLines } from '../../core/output/stored.js';
 import { beginSessionRead } from '../../tools/sharedSession.js';
 import { action, cliIO, warn, writeOut } from '../io.js';
 
@@ -29,17 +30,38 @@ export function registerShow(program: Command): void {
         const id = nonEmpty(flags.session) ?? nonEmpty(cliIO().env.SKIM_SESSION);
         if (!id) throw new SkimError('no session: name the one the output was kept in (--session ID or SKIM_SESSION)', 'EUSAGE');
         const server = nonEmpty(flags.server) ?? nonEmpty(cliIO().env.SKIM_SERVER);
-        if (server) return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
-        const read = await beginSessionRead(id, warn, cliIO().env);
-        if (!read) throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
-        try {
-          const stored = findStoredOutput(read.memory.outputs, handle, `session ${id}`);
-          await writeOut(storedLines(stored, range).text, stored.encoding);
-        } finally {
-          await read.commit(); // it recorded nothing: this only ends the read
+        if (server) {
+          try {
+            return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
+          } catch (err) {
+            // `skim run` and `skim out` in the agent's shell keep their outputs on disk, not on the
+            // server: a handle the server does not have (or a server that does not answer) is
+            // looked up there before the agent is told it is gone
+            if (!(err instanceof SkimError) || err.code !== 'ENOINPUT') throw err;
+            if (!(await fromDisk(id, handle, range, false))) throw err;
+            return;
+          }
         }
+        await fromDisk(id, handle, range, true);
       }),
     );
+}
+
+/** Print the output from the disk store's session; false when it is not there and `must` is false (else missing input). */
+async function fromDisk(id: string, handle: string, range: LineRange | undefined, must: boolean): Promise<boolean> {
+  const read = await beginSessionRead(id, warn, cliIO().env);
+  if (!read) {
+    if (!must) return false;
+    throw new SkimError(`session ${id}: the session store could not be read`, 'ENOINPUT');
+  }
+  try {
+    if (!must && !read.memory.outputs.get(handle)) return false;
+    const stored = findStoredOutput(read.memory.outputs, handle, `session ${id}`);
+    await writeOut(storedLines(stored, range).text, stored.encoding);
+    return true;
+  } finally {
+    await read.commit(); // it recorded nothing: this only ends the read
+  }
 }
 
 function nonEmpty(s: string | undefined): string | undefined {
