@@ -83,7 +83,19 @@ export function planFolds(o: FoldInput): OutputFold[] {
     reason[i] = null;
     k++;
   }
-  return foldsOf(o.lines, reason, label);
+  return namedExamples(foldsOf(o.lines, reason, label));
+}
+
+/**
+ * A run of alike lines folds after its first line, the example "above" its marker. When that line
+ * is itself folded (a repeat of a kept line), the marker names it by its line instead.
+ */
+function namedExamples(folds: OutputFold[]): OutputFold[] {
+  for (let k = 1; k < folds.length; k++) {
+    const f = folds[k];
+    if (f.reason === 'similar' && folds[k - 1].to === f.from - 1) folds[k] = { ...f, label: String(f.from - 1) };
+  }
+  return folds;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { OutputFold } from './types.js';
 
 const WHAT: Record<OutputFold['reason'], (f: OutputFold, n: number) => string> = {
   routine: (f, n) => `${n} lines${f.label ? ` of ${f.label}` : ''}`,
-  similar: (_f, n) => `${n} more lines like the one above`,
+  // the example is shown above the marker, or (folded too) named by its line
+  similar: (f, n) => `${n} more lines like ${f.label ? `line ${f.label}` : 'the one above'}`,
   seen: (f, n) =>
     f.label === 'previous run'
       ? `${n} lines as in the previous run of this command`

@@ -56,7 +56,10 @@ export interface OutputFold {
   from: number;
   to: number;
   reason: FoldReason;
-  /** A listing's folded directory, the kind of routine lines, or where seen lines were shown ('previous run'). */
+  /**
+   * A listing's folded directory, the kind of routine lines, where seen lines were shown ('previous
+   * run'), or the line of alike lines' example when it is folded too.
+   */
   label?: string;
 }
 

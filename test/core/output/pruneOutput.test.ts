@@ -267,6 +267,31 @@ describe('pruneOutput', () => {
     });
   });
 
+  it('a run of alike lines whose example line is folded too names it by its line, not as "the one above"', () => {
+    const first = [
+      'Loading configuration from /etc/app/settings.toml (profile: default)',
+      '  -> 3 plugins enabled: cache, metrics, auth',
+      'note: using cached build directory ./build/cache-7f3a',
+      'processed record 0001 status=ok elapsed=0.013s checksum=a1f9c0',
+    ];
+    const records = Array.from(
+      { length: 8 },
+      (_, i) => `processed record ${String(i + 2).padStart(4, '0')} status=ok elapsed=0.0${10 + i}s checksum=b${i}e8d1`,
+    );
+    // the first four lines printed again: the repeat of record 0001 is the example of the records after it
+    const text = [...first, ...first, ...records, '', 'Summary', 'records: 10, failures: 0', 'done in 0.21s'].join('\n');
+    const r = pruneOutput({ text, command: 'python3 etl.py', query: 'q', judge: false });
+    expectHonest(text, r);
+    expect(r.folds).toEqual([
+      { from: 5, to: 8, reason: 'seen', label: 'above' },
+      { from: 9, to: 16, reason: 'similar', label: '8' },
+    ]);
+    expect(r.text).toContain('[skim: 8 more lines like line 8 omitted (9-16), not stored]');
+    // with its example shown, the marker points above
+    const shown = pruneOutput({ text: [...first, ...records, 'done'].join('\n'), command: 'python3 etl.py', query: 'q', judge: false, minLines: 5 });
+    expect(shown.text).toContain('[skim: 7 more lines like the one above omitted');
+  });
+
   it('folds lines that repeat a kept line above them, and only those', () => {
     const f = fixture('pytest-repeated');
     const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
