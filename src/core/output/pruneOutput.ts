@@ -37,9 +37,11 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   const whole = (why?: string): OutputResult => remember(req, lines, wholeResult(req.text, lines.length, why), limit);
   if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
   if (req.text.includes('\0')) return whole('binary output: not pruned');
+  const short = lines.length < (req.minLines ?? MIN_OUTPUT_LINES);
+  if (short && !req.memory) return whole();
   const shape = detectShape(terminalLines(lines), command);
   const seen = seenBefore(lines, req.memory, command, shape.main.kind === 'listing');
-  if (lines.length < (req.minLines ?? MIN_OUTPUT_LINES) && !seen) return whole();
+  if (short && !seen) return whole();
 
   const a = analyseOutput(lines, req, seen, shape);
   shapeName = a.shape.main.name;
