@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
 import { outputResultJson } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
+import { parseOutputLimit } from '../core/outputLimit.js';
 import { pruneToolOutput } from '../core/pruneToolOutput.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { decodeInput } from '../tools/fileTools.js';
@@ -89,7 +90,7 @@ async function pruneForAgent(
       task: taskOf(flags),
       exitCode: extra.exitCode as number | undefined,
       session,
-      outputLimit: flags.outputLimit,
+      outputLimit: recordedLimit(flags),
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;
@@ -98,6 +99,19 @@ async function pruneForAgent(
     const r = wholeOutput(text, [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`]);
     return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
   }
+}
+
+/**
+ * The output limit as this command can account for it. The harness reads skim's stderr (notes,
+ * warnings) after the output, which moves a head+tail cut's tail by an amount not known before the
+ * prune: only the head is counted as shown. A JSON answer is not the text the limit measures:
+ * nothing is.
+ */
+function recordedLimit(flags: OutputFlags): string | undefined {
+  if (flags.outputLimit === undefined) return undefined;
+  if (flags.json) return 'head:0';
+  const limit = parseOutputLimit(flags.outputLimit);
+  return limit?.cut === 'head+tail' ? `head:${Math.floor(limit.chars / 2)}` : flags.outputLimit;
 }
 
 /** The output whole, with the reason it was not pruned (if one is to be told). */

@@ -111,6 +111,8 @@ describe('skim run', () => {
     expect([unmarked.status, unmarked.stdout]).toEqual([64, '']);
     expect(unmarked.stderr).toContain("unknown option '-x'");
     expect(unmarked.stderr).toContain('skim run [options] -- CMD ARGS...');
+    // other usage errors do not get that hint
+    expect((await skim(['run', '--timeout', 'soon', '--', 'true'])).stderr).not.toContain('go after --');
     expect((await skim(['run', '-c', 'true', '--', 'ls'])).status).toBe(64);
     const dir = await skim(['run', '--', os.tmpdir()]);
     expect([dir.status, dir.stderr]).toEqual([126, `skim run: ${os.tmpdir()}: cannot run (is a directory)\n`]);
@@ -199,6 +201,12 @@ describe('skim out', () => {
     const again = await skim(args, { input, env });
     expect(again.stdout).toMatch(/^\[skim: \d+ lines as in the previous run of this command omitted \(1-\d+\)/);
     expect(again.stdout).toContain('tests/test_mod.py::test_case_number_200 FAILED\n');
+    // the tail the harness showed is not counted on: skim's own stderr after the output moves it
+    expect(again.stdout).toContain('tests/test_mod.py::test_case_number_390 FAILED\n');
+    // a JSON answer is not the text the limit measures: nothing of it counts as shown
+    const jsonEnv = { ...env, SKIM_SESSION: 'limit-json' };
+    await skim([...args, '--json'], { input, env: jsonEnv });
+    expect((await skim(args, { input, env: jsonEnv })).stdout).not.toMatch(/as in the previous run/);
     const bad = await skim(['run', '--', 'printf', 'ran'], { env: { ...env, SKIM_OUTPUT_LIMIT: 'half' } });
     expect([bad.status, bad.stdout]).toEqual([64, '']);
   });

@@ -28,7 +28,14 @@ export function registerRun(program: Command): void {
     .description("run a command (stdout and stderr merged), print its output pruned for --focus, exit with the command's status")
     .argument('[command...]', 'the command and its arguments, after -- (run as they are, no shell)')
     // `skim run pytest -x` reads -x as skim's own (unknown) option: say where the command's go
-    .showHelpAfterError('(the command and its options go after --: skim run [options] -- CMD ARGS...; add --help for usage)')
+    .configureOutput({
+      outputError: (message, write) =>
+        write(
+          /^error: unknown option /.test(message)
+            ? `${message.trimEnd()} (the command and its options go after --: skim run [options] -- CMD ARGS...)\n`
+            : message,
+        ),
+    })
     .option('-c <shell command>', 'run this with /bin/sh -c instead (pipes, &&, redirections)')
     .option(
       '--timeout <seconds>',
