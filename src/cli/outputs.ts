@@ -8,14 +8,13 @@ import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
 import { outputResultJson } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
-import { parseOutputLimit } from '../core/outputLimit.js';
 import { pruneToolOutput } from '../core/pruneToolOutput.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
 import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
-import { insideRun, outputLimitOf, type SessionFlags, taskOf, withSession } from './session.js';
+import { insideRun, type SessionFlags, shownLimitOf, taskOf, withSession } from './session.js';
 
 export interface OutputFlags extends SessionFlags {
   focus?: string;
@@ -26,7 +25,7 @@ export interface OutputFlags extends SessionFlags {
 
 /** The flags with SKIM_OUTPUT_LIMIT checked: a bad one is a usage error before any command runs or input is read. */
 export function withOutputLimit<F extends OutputFlags>(flags: F): F {
-  return { ...flags, outputLimit: outputLimitOf() };
+  return { ...flags, outputLimit: shownLimitOf() };
 }
 
 /** --focus, --task, --session, --json: the options of the commands that prune an output. */
@@ -101,17 +100,9 @@ async function pruneForAgent(
   }
 }
 
-/**
- * The output limit as this command can account for it. The harness reads skim's stderr (notes,
- * warnings) after the output, which moves a head+tail cut's tail by an amount not known before the
- * prune: only the head is counted as shown. A JSON answer is not the text the limit measures:
- * nothing is.
- */
+/** The output limit as this command can account for it (its head: shownLimitOf); nothing of a JSON answer, which is not the text the limit measures. */
 function recordedLimit(flags: OutputFlags): string | undefined {
-  if (flags.outputLimit === undefined) return undefined;
-  if (flags.json) return 'head:0';
-  const limit = parseOutputLimit(flags.outputLimit);
-  return limit?.cut === 'head+tail' ? `head:${Math.floor(limit.chars / 2)}` : flags.outputLimit;
+  return flags.outputLimit !== undefined && flags.json ? 'head:0' : flags.outputLimit;
 }
 
 /** The output whole, with the reason it was not pruned (if one is to be told). */

@@ -44,6 +44,16 @@ export function outputLimitOf(env: NodeJS.ProcessEnv = cliIO().env): string | un
 }
 
 /**
+ * SKIM_OUTPUT_LIMIT as a command of this CLI counts what it printed as shown: the head the harness
+ * keeps. A head+tail cut's tail is not counted on: skim's notes and warnings on stderr follow its
+ * output in what the harness reads, and move the tail by what they say.
+ */
+export function shownLimitOf(env: NodeJS.ProcessEnv = cliIO().env): string | undefined {
+  const spec = outputLimitOf(env);
+  return spec === undefined ? undefined : limitAfter(spec, 0);
+}
+
+/**
  * The limit as it applies to a part of the output that starts `written` characters in: what
  * remains of its head (a head+tail cut's tail is not counted on: the total is not known yet).
  */

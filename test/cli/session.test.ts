@@ -221,6 +221,15 @@ describe('skim cat --session records only what reached the agent', () => {
       .filter((m) => m !== null);
     expect(folded.length).toBeGreaterThan(0);
     for (const m of folded) expect(Number(m![3])).toBeLessThanOrEqual(shownLines);
+    // a head+tail cut: skim's warnings on stderr follow the read and move the tail, so only the head counts
+    const cut = env(path.join(dir, 'store-cut'), { SKIM_SESSION: 'cut', SKIM_OUTPUT_LIMIT: 'head+tail:3000' });
+    const headLines = (await skim(['cat', file], cut)).stdout.slice(0, 1500).split('\n').length - 1;
+    const foldedAfterCut = (await skim(['cat', file, ...Q], cut)).stdout
+      .split('\n')
+      .map((l) => SEEN.exec(l))
+      .filter((m) => m !== null);
+    expect(foldedAfterCut.length).toBeGreaterThan(0);
+    for (const m of foldedAfterCut) expect(Number(m![3])).toBeLessThanOrEqual(headLines);
     const bad = await skim(['cat', file], { ...e, SKIM_OUTPUT_LIMIT: 'lots' });
     expect(bad.status).toBe(64);
     expect(bad.stderr).toMatch(/SKIM_OUTPUT_LIMIT must be/);

@@ -9,7 +9,7 @@ import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { prunesRead, readForAgent } from '../../tools/readForAgent.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeErr, writeOut } from '../io.js';
-import { limitAfter, outputLimitOf, taskOf, withSession } from '../session.js';
+import { limitAfter, shownLimitOf, taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
@@ -26,7 +26,7 @@ export function registerCat(program: Command): void {
         withSession(flags, async (session) => {
           const pruner = prunerFor(flags);
           const task = taskOf(flags);
-          const limit = outputLimitOf();
+          const limit = shownLimitOf();
           let written = 0;
           let status = 0;
           for (const file of files) {

@@ -17,7 +17,7 @@ import { SessionMemory } from '../../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { decodeInput } from '../../tools/fileTools.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, readInput, warn, writeOut } from '../io.js';
-import { outputLimitOf, taskOf, withSession } from '../session.js';
+import { outputLimitOf, shownLimitOf, taskOf, withSession } from '../session.js';
 
 interface PruneFlags extends PruneOptionFlags {
   query?: string;
@@ -70,7 +70,7 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     repair: flags.repair,
     task: taskOf(flags),
     firstLine: flags.firstLine,
-    outputLimit: outputLimitOf(),
+    outputLimit: shownLimitOf(),
     session,
   };
   const result = withWarning(await pruner.prune(req), warning);
