@@ -25,7 +25,7 @@ export interface OutputFlags extends SessionFlags {
 
 /** The flags with SKIM_OUTPUT_LIMIT checked: a bad one is a usage error before any command runs or input is read. */
 export function withOutputLimit<F extends OutputFlags>(flags: F): F {
-  return { ...flags, outputLimit: shownLimitOf() };
+  return { ...flags, outputLimit: shownLimitOf(flags.json) };
 }
 
 /** --focus, --task, --session, --json: the options of the commands that prune an output. */
@@ -89,7 +89,7 @@ async function pruneForAgent(
       task: taskOf(flags),
       exitCode: extra.exitCode as number | undefined,
       session,
-      outputLimit: recordedLimit(flags),
+      outputLimit: flags.outputLimit,
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;
@@ -98,11 +98,6 @@ async function pruneForAgent(
     const r = wholeOutput(text, [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`]);
     return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };
   }
-}
-
-/** The output limit as this command can account for it (its head: shownLimitOf); nothing of a JSON answer, which is not the text the limit measures. */
-function recordedLimit(flags: OutputFlags): string | undefined {
-  return flags.outputLimit !== undefined && flags.json ? 'head:0' : flags.outputLimit;
 }
 
 /** The output whole, with the reason it was not pruned (if one is to be told). */

@@ -6,7 +6,7 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
-import { OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
+import { headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
@@ -46,11 +46,13 @@ export function outputLimitOf(env: NodeJS.ProcessEnv = cliIO().env): string | un
 /**
  * SKIM_OUTPUT_LIMIT as a command of this CLI counts what it printed as shown: the head the harness
  * keeps. A head+tail cut's tail is not counted on: skim's notes and warnings on stderr follow its
- * output in what the harness reads, and move the tail by what they say.
+ * output in what the harness reads, and move the tail by what they say. Nothing of a `--json`
+ * answer counts: it is not the text the limit measures.
  */
-export function shownLimitOf(env: NodeJS.ProcessEnv = cliIO().env): string | undefined {
+export function shownLimitOf(json = false, env: NodeJS.ProcessEnv = cliIO().env): string | undefined {
   const spec = outputLimitOf(env);
-  return spec === undefined ? undefined : limitAfter(spec, 0);
+  if (spec === undefined) return undefined;
+  return json ? 'head:0' : limitAfter(spec, 0);
 }
 
 /**
@@ -58,9 +60,7 @@ export function shownLimitOf(env: NodeJS.ProcessEnv = cliIO().env): string | und
  * remains of its head (a head+tail cut's tail is not counted on: the total is not known yet).
  */
 export function limitAfter(spec: string, written: number): string {
-  const limit = parseOutputLimit(spec)!;
-  const head = limit.cut === 'head' ? limit.chars : Math.floor(limit.chars / 2);
-  return `head:${Math.max(0, head - written)}`;
+  return `head:${Math.max(0, headChars(parseOutputLimit(spec)!) - written)}`;
 }
 
 /**

@@ -31,11 +31,16 @@ export function parseOutputLimit(spec: string): OutputLimit | null {
   return { chars: Number(m[2]), cut: (m[1] ?? 'head') as OutputLimit['cut'] };
 }
 
+/** The characters the harness shows from the start of a long output: all of a head cut, half of a head+tail one. */
+export function headChars(limit: OutputLimit): number {
+  return limit.cut === 'head' ? limit.chars : Math.floor(limit.chars / 2);
+}
+
 /** The character spans [start, end) of an output of `length` characters that the harness shows. */
 export function visibleSpans(length: number, limit: OutputLimit): [number, number][] {
   if (limit.cut === 'head') return [[0, Math.min(length, limit.chars)]];
   if (length < limit.chars) return [[0, length]];
-  const half = Math.floor(limit.chars / 2);
+  const half = headChars(limit);
   return [
     [0, half],
     [length - half, length],

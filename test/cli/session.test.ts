@@ -230,6 +230,11 @@ describe('skim cat --session records only what reached the agent', () => {
       .filter((m) => m !== null);
     expect(foldedAfterCut.length).toBeGreaterThan(0);
     for (const m of foldedAfterCut) expect(Number(m![3])).toBeLessThanOrEqual(headLines);
+    // a JSON answer is not the text the limit measures: nothing of it counts as shown
+    const json = env(path.join(dir, 'store-json'), { SKIM_SESSION: 'json', SKIM_OUTPUT_LIMIT: 'head:3000' });
+    const pruned = await skim(['prune', file, '--query', 'Which function returns x plus three?', '--ratio', '2', '--json'], json);
+    expect(JSON.parse(pruned.stdout).text).toMatch(/^def f0\(x\):\n/);
+    expect((await skim(['cat', file], json)).stdout).not.toMatch(SEEN);
     const bad = await skim(['cat', file], { ...e, SKIM_OUTPUT_LIMIT: 'lots' });
     expect(bad.status).toBe(64);
     expect(bad.stderr).toMatch(/SKIM_OUTPUT_LIMIT must be/);

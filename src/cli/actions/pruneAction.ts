@@ -70,7 +70,7 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     repair: flags.repair,
     task: taskOf(flags),
     firstLine: flags.firstLine,
-    outputLimit: shownLimitOf(),
+    outputLimit: shownLimitOf(flags.json),
     session,
   };
   const result = withWarning(await pruner.prune(req), warning);

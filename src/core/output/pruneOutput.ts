@@ -39,11 +39,12 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   if (req.text.includes('\0')) return whole('binary output: not pruned');
   const short = lines.length < (req.minLines ?? MIN_OUTPUT_LINES);
   if (short && !req.memory) return whole();
-  const shape = detectShape(terminalLines(lines), command);
+  const shown = terminalLines(lines);
+  const shape = detectShape(shown, command);
   const seen = seenBefore(lines, req.memory, command, shape.main.kind === 'listing');
   if (short && !seen) return whole();
 
-  const a = analyseOutput(lines, req, seen, shape);
+  const a = analyseOutput(shown, req, seen, shape);
   shapeName = a.shape.main.name;
   const judge = req.judge;
   const folds = planFolds({ ...a, unlikely: judge === false ? null : (undecided) => unlikelyLines(a, judge ?? LINE_MODEL, undecided, req.memory?.size.lines) });
