@@ -42,8 +42,12 @@ export interface RescueSummary {
   fixLines: number;
   cutKept: number;
   cutChars: number;
+  /** skim told the harness's limit (SKIM_OUTPUT_LIMIT): the default read, fitted when longer than the limit shows whole. */
   skimKept: number;
   skimChars: number;
+  /** skim with `--max-chars` of the cut: every file pruned to fill it. */
+  budgetKept: number;
+  budgetChars: number;
 }
 
 export interface TrajectoryReport {
@@ -173,10 +177,11 @@ function catPath(command: string): string {
 
 /**
  * Whole files the harness cut to head + tail: fix lines the cut showed against those skim keeps
- * pruning the whole file to the same number of characters, with the step's thought as the query.
+ * when told the harness's limit (it fits the read to what the limit shows whole), with the step's
+ * thought as the query.
  */
 async function wholeFileRescue(runs: TrajectoryRun[], prune: PruneFn): Promise<RescueSummary | null> {
-  const s: RescueSummary = { files: 0, fixLines: 0, cutKept: 0, cutChars: 0, skimKept: 0, skimChars: 0 };
+  const s: RescueSummary = { files: 0, fixLines: 0, cutKept: 0, cutChars: 0, skimKept: 0, skimChars: 0, budgetKept: 0, budgetChars: 0 };
   for (const run of runs) {
     for (const step of run.steps as TrajectoryStep[]) {
       if (!step.full_output || !step.gold_file_lines?.length) continue;
@@ -194,24 +199,31 @@ async function wholeFileRescue(runs: TrajectoryRun[], prune: PruneFn): Promise<R
         const b = (starts[line] ?? full.length + 1) - 1; // end of the line's text
         return b <= cut.head.length || a >= tailFrom;
       };
-      let kept = 0;
-      let chars = limit;
-      try {
-        const r = await prune({ code: full, query: step.thought, task: run.task, path: catPath(step.command), maxChars: limit });
-        kept = fix.filter((l) => r.keepMask[l - 1] === 1).length;
-        chars = r.text.length;
-      } catch {
-        // counts as keeping nothing
-      }
+      const read = { code: full, query: step.thought, task: run.task, path: catPath(step.command) };
+      // as skim reads it with SKIM_OUTPUT_LIMIT naming this cut, and with --max-chars of it
+      const told = await keptBy(prune, { ...read, outputLimit: `head+tail:${limit}` }, fix, limit);
+      const budget = await keptBy(prune, { ...read, maxChars: limit }, fix, limit);
       s.files++;
       s.fixLines += fix.length;
       s.cutKept += fix.filter(shownByCut).length;
       s.cutChars += limit;
-      s.skimKept += kept;
-      s.skimChars += chars;
+      s.skimKept += told.kept;
+      s.skimChars += told.chars;
+      s.budgetKept += budget.kept;
+      s.budgetChars += budget.chars;
     }
   }
   return s.files > 0 ? s : null;
+}
+
+/** The fix lines a prune keeps, and its characters (a failed prune keeps none, in the cut's characters). */
+async function keptBy(prune: PruneFn, req: Parameters<PruneFn>[0], fix: number[], limit: number): Promise<{ kept: number; chars: number }> {
+  try {
+    const r = await prune(req);
+    return { kept: fix.filter((l) => r.keepMask[l - 1] === 1).length, chars: r.text.length };
+  } catch {
+    return { kept: 0, chars: limit };
+  }
 }
 
 const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)}%`);
@@ -267,7 +279,8 @@ export function trajectoryMarkdown(rep: TrajectoryReport): string {
     md += `${r.files} whole files the harness cut to head + tail, ${r.fixLines} fix lines.\n\n`;
     md += '| | fix lines shown | share | characters |\n|---|---:|---:|---:|\n';
     md += `| head + tail cut | ${r.cutKept} | ${pct(r.cutKept / r.fixLines)} | ${r.cutChars} |\n`;
-    md += `| skim, --max-chars of the cut | ${r.skimKept} | ${pct(r.skimKept / r.fixLines)} | ${r.skimChars} |\n\n`;
+    md += `| skim told the cut (SKIM_OUTPUT_LIMIT): fitted when longer | ${r.skimKept} | ${pct(r.skimKept / r.fixLines)} | ${r.skimChars} |\n`;
+    md += `| skim, --max-chars of the cut | ${r.budgetKept} | ${pct(r.budgetKept / r.fixLines)} | ${r.budgetChars} |\n\n`;
   }
   md += 'Methods:\n\n' + rep.methods.map((m) => `- \`${m.name}\`: ${m.description}`).join('\n') + '\n';
   return md;

@@ -6,26 +6,30 @@
  */
 import type { Command } from 'commander';
 import { countLines } from '../core/ingest/ingest.js';
+import { MAX_OUTPUT_CHARS } from '../core/output/pruneOutput.js';
 import { outputResultJson } from '../core/output/stored.js';
 import type { OutputResult } from '../core/output/types.js';
 import { pruneToolOutput } from '../core/pruneToolOutput.js';
 import type { SessionMemory } from '../core/session/memory.js';
+import type { Captured } from '../tools/capture.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
 import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
-import { insideRun, type SessionFlags, shownLimitOf, taskOf, withSession } from './session.js';
+import { fitCharsOf, insideRun, type SessionFlags, shownLimitOf, taskOf, withSession } from './session.js';
 
 export interface OutputFlags extends SessionFlags {
   focus?: string;
   json?: boolean;
   /** SKIM_OUTPUT_LIMIT, read (and checked) before the command runs: see withOutputLimit. */
   outputLimit?: string;
+  /** What the answer must fit in for the harness to show it whole (fitCharsOf). */
+  fitChars?: number;
 }
 
 /** The flags with SKIM_OUTPUT_LIMIT checked: a bad one is a usage error before any command runs or input is read. */
 export function withOutputLimit<F extends OutputFlags>(flags: F): F {
-  return { ...flags, outputLimit: shownLimitOf(flags.json) };
+  return { ...flags, outputLimit: shownLimitOf(flags.json), fitChars: fitCharsOf(flags.json) };
 }
 
 /** --focus, --task, --session, --json: the options of the commands that prune an output. */
@@ -37,17 +41,16 @@ export function outputOptions(cmd: Command): Command {
     .option('--json', 'print one JSON object (text, shape, kept, omitted, folds, handle, warnings, ...)');
 }
 
-export interface Captured {
-  output: Buffer;
-  bytesPrinted: number;
-  capped: boolean;
-  maxBytes: number;
-}
+/**
+ * What `skim run` and `skim out` keep of an output: as much as pruneOutput() takes (its head and
+ * tail beyond that, src/tools/capture.ts), so that every output they print is pruned.
+ */
+export const MAX_CAPTURE_BYTES = MAX_OUTPUT_CHARS;
 
 /** Say what a cap did to an output. */
 export function capNote(c: Captured): string | undefined {
   if (!c.capped) return undefined;
-  return `output over the ${formatLimit(c.maxBytes)} limit: the first ${c.output.length} of ${c.bytesPrinted} bytes are shown, the rest was not kept`;
+  return `output over the ${formatLimit(MAX_CAPTURE_BYTES)} limit: its first and last lines are shown, ${c.droppedBytes} of its ${c.bytesPrinted} bytes in between were not kept`;
 }
 
 /**
@@ -90,6 +93,7 @@ async function pruneForAgent(
       exitCode: extra.exitCode as number | undefined,
       session,
       outputLimit: flags.outputLimit,
+      fitChars: flags.fitChars,
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;

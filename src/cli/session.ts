@@ -6,7 +6,7 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
-import { headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
+import { fitCharsOf as fitCharsFor, headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
@@ -53,6 +53,17 @@ export function shownLimitOf(json = false, env: NodeJS.ProcessEnv = cliIO().env)
   const spec = outputLimitOf(env);
   if (spec === undefined) return undefined;
   return json ? 'head:0' : limitAfter(spec, 0);
+}
+
+/**
+ * What a command of this CLI fits its answer to: what SKIM_OUTPUT_LIMIT shows whole, less room for
+ * skim's warnings that follow the answer, and less what it printed before (`written`). Nothing for
+ * a `--json` answer, which a program reads whole.
+ */
+export function fitCharsOf(json = false, written = 0, env: NodeJS.ProcessEnv = cliIO().env): number | undefined {
+  const spec = outputLimitOf(env);
+  if (spec === undefined || json) return undefined;
+  return Math.max(0, fitCharsFor(parseOutputLimit(spec)!) - written);
 }
 
 /**

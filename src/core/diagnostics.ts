@@ -31,6 +31,8 @@ export type DiagnosticCode =
   | 'weak-match'
   /** Default mode: lines were omitted from a read longer than the read policy was fitted on. */
   | 'long-read'
+  /** The answer was pruned (further) to fit the harness's output limit (`outputLimit`, `fitChars`). */
+  | 'fitted-to-limit'
   /** Syntax repair ran out of parsing work: the output may not parse. */
   | 'repair-stopped'
   /** Syntax repair could not make a segment parse and collapsed it to a marker. */

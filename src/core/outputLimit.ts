@@ -2,7 +2,8 @@
  * What a harness shows of a long tool output (mini-swe-agent keeps the first and last 5,000
  * characters of an output of 10,000 or more; MCP clients cut long results): the limit's spellings
  * and the character spans it lets through. Session memory (reads: session/outputLimit.ts; command
- * outputs: output/pruneOutput.ts) records only what lies inside them.
+ * outputs: output/pruneOutput.ts) records only what lies inside them, and an answer longer than
+ * the harness shows whole is pruned to fit (fitBudget), so that the harness does not cut it blindly.
  */
 
 /** The harness shows the first `chars` characters (`head`), or an output under `chars` whole and else its first and last chars/2 (`head+tail`). */
@@ -34,6 +35,29 @@ export function parseOutputLimit(spec: string): OutputLimit | null {
 /** The characters the harness shows from the start of a long output: all of a head cut, half of a head+tail one. */
 export function headChars(limit: OutputLimit): number {
   return limit.cut === 'head' ? limit.chars : Math.floor(limit.chars / 2);
+}
+
+/** The fewest characters worth fitting an answer to: below them a fit would show markers only. */
+export const MIN_FIT_CHARS = 500;
+
+/**
+ * The characters an answer may take for the harness to show it whole: under its limit, less room
+ * for what the tool result adds after the answer (skim's warnings on stderr, a harness's notes):
+ * 5% of the limit, at least 200 characters.
+ */
+export function fitCharsOf(limit: OutputLimit): number {
+  const room = Math.max(200, Math.ceil(limit.chars * 0.05));
+  return Math.max(0, limit.chars - room);
+}
+
+/**
+ * What a request's answer must fit in: its own `fitChars`, else what its output limit shows whole;
+ * null when nothing is to be fitted (no limit, `fitChars` 0, or too small a limit to be worth it).
+ */
+export function fitBudget(req: { fitChars?: number; outputLimit?: string }): number | null {
+  const limit = req.outputLimit === undefined ? null : parseOutputLimit(req.outputLimit);
+  const chars = req.fitChars ?? (limit ? fitCharsOf(limit) : 0);
+  return chars >= MIN_FIT_CHARS ? chars : null;
 }
 
 /** The character spans [start, end) of an output of `length` characters that the harness shows. */

@@ -4,13 +4,15 @@
  * (binary input, a scorer failure, an oversized file) become diagnostics on the result, and where
  * nothing useful can be pruned the input comes back whole (fail open).
  */
+import { diagnostic } from './diagnostics.js';
 import { admit } from './ingest/admit.js';
 import { ingestInput } from './ingest/ingestInput.js';
 import { TOKENS } from './layout/measure.js';
+import { fitBudget } from './outputLimit.js';
 import { readRequest } from './pipeline/job.js';
 import { round4 } from './pipeline/round.js';
 import type { PruneJob, Selection, Whole } from './pipeline/types.js';
-import { READ_POLICY, type ReadGate } from './policy/readPolicy.js';
+import { READ_POLICY, type ReadGate, readKindOf } from './policy/readPolicy.js';
 import { renderResult } from './render/result.js';
 import { wholeOf } from './render/whole.js';
 import { createRepairer, materializeStyle } from './repair/repairer.js';
@@ -60,8 +62,9 @@ export function prune(req: PruneRequest): Promise<PruneResult> {
 
 export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readPolicy?: ReadGate[] } = {}): Promise<PruneResult> {
   checkPruneRequest(req);
-  const job = readRequest(scorer, req, opts.readPolicy ?? READ_POLICY);
-  const { result, doc } = await runStages(job);
+  const policy = opts.readPolicy ?? READ_POLICY;
+  const job = readRequest(scorer, req, policy);
+  const { result, doc } = await fitToLimit(scorer, req, policy, job, await runStages(job));
   // Session memory remembers what this result shows the agent (kept lines, at their file line
   // numbers), and counts the read (the read policy weighs how often and how late a path is read).
   if (req.session) {
@@ -69,6 +72,38 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
     req.session.noteRead(req.path, job.readKey);
   }
   return result;
+}
+
+/**
+ * A whole-file read longer than the harness shows whole (fitBudget) is pruned again in budget mode
+ * to what it shows: the lines that best match the goal hint, rather than the harness's blind cut
+ * to a head and a tail (on the agent runs' whole files it cut, 76% of the fix lines against 41%).
+ * Only a read with something to choose by (a goal hint or the task) is fitted. A window the agent
+ * chose, a grep's output and a command's output are not: the harness's head and tail show more of
+ * the lines agents use next there (scripts/fit-limit.ts).
+ */
+async function fitToLimit(
+  scorer: Scorer,
+  req: PruneRequest,
+  policy: ReadGate[],
+  job: PruneJob,
+  first: { result: PruneResult; doc: Document | null },
+): Promise<{ result: PruneResult; doc: Document | null }> {
+  const chars = fitBudget(req);
+  const { doc } = first;
+  if (chars === null || !doc || first.result.text.length <= chars || (job.query === '' && job.task === '') || readKindOf(doc, job.window) !== 'file')
+    return first;
+  const fitJob = { ...readRequest(scorer, { ...req, ratio: undefined, tokens: undefined, maxChars: chars }, policy), started: job.started };
+  const fitted = await runStages(fitJob);
+  if (!fitted.doc || fitted.result.text.length >= first.result.text.length) return first;
+  const note = diagnostic(
+    'fitted-to-limit',
+    `pruned to fit the harness's output limit (${chars} characters shown whole): the lines that best match the goal hint; read a range for the rest`,
+  );
+  return {
+    result: { ...fitted.result, diagnostics: [...fitted.result.diagnostics, note], warnings: [...fitted.result.warnings, note.message] },
+    doc: fitted.doc,
+  };
 }
 
 /** The stages in order; `doc` is null when the input came back whole before it was ingested. */

@@ -21,6 +21,8 @@ export interface ToolOutputRequest {
   session?: SessionMemory;
   /** What the harness shows of a long output ("mini-swe-agent", "head:N", ...): lines it cuts are not remembered as shown. */
   outputLimit?: string;
+  /** A read of one file longer than this is pruned to fit (default: what outputLimit shows whole; see PruneRequest). */
+  fitChars?: number;
   /** 'latin1' when the output was not valid UTF-8 (one character per byte): stored so, for `skim show`. */
   encoding?: 'latin1';
   /** false: outputs fold by their rules alone, without the learned judgement of plain lines. */
@@ -43,6 +45,7 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
         firstLine: read.firstLine,
         session: req.session,
         outputLimit: req.outputLimit,
+        fitChars: req.fitChars,
       }),
     };
   return {

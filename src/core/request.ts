@@ -52,6 +52,7 @@ export const REQUEST_FIELDS = {
     .max(64)
     .refine((s) => parseOutputLimit(s) !== null, { error: `must be ${OUTPUT_LIMIT_HELP}` })
     .optional(),
+  fitChars: count.optional(),
 };
 
 /** The rules of single values, for other schemas (rank requests, MCP tool arguments) and CLI options. */
@@ -111,13 +112,23 @@ export interface OutputWireRequest {
   exitCode?: number | null;
   /** What the harness shows of the pruned output: lines it cuts away are not remembered as shown. */
   outputLimit?: string;
+  /** The characters the pruned output must fit in (default: from outputLimit). */
+  fitChars?: number;
 }
 
 /** A wire request with `command` as pruneOutput()'s request (without the session); EUSAGE for file-only fields. */
 export function outputRequestOf(r: Omit<WireRequest, 'session'>, prefix = 'invalid request: '): OutputWireRequest {
   const bad = FILE_ONLY_FIELDS.filter((k) => r[k] !== undefined);
   if (bad.length) throw new SkimError(`${prefix}${bad.join(', ')}: not for a command's output (a request with "command" and no "path" is one)`, 'EUSAGE');
-  return { text: r.code, command: r.command ?? '', query: r.query, task: r.task, exitCode: r.exitCode, outputLimit: r.outputLimit };
+  return {
+    text: r.code,
+    command: r.command ?? '',
+    query: r.query,
+    task: r.task,
+    exitCode: r.exitCode,
+    outputLimit: r.outputLimit,
+    ...(r.fitChars !== undefined ? { fitChars: r.fitChars } : {}),
+  };
 }
 
 /** The library's request: the session is a SessionMemory (anything with its methods). */

@@ -238,6 +238,13 @@ export interface PruneRequest {
    */
   outputLimit?: string;
   /**
+   * The characters the answer must fit in for the harness to show it whole (default: from
+   * `outputLimit`, less 5% for what follows the answer; 0: never fit). A read still longer is
+   * pruned again in budget mode to this many characters, so the lines that best match the goal
+   * hint are shown instead of the harness's head and tail.
+   */
+  fitChars?: number;
+  /**
    * Session memory (see core/session): lines this session was shown before, unchanged, collapse
    * into "unchanged since an earlier read" markers, and what this result shows is remembered.
    */

@@ -8,8 +8,9 @@
  * socket, connected to a listener in a private temporary folder, handed to the child as its fd 1
  * and 2. The command runs in its own process group, so a timeout kills everything it started.
  *
- * Bounded: at most `maxBytes` of output are kept (the head, cut back to a line end); the rest is
- * read and counted, never held, so memory stays bounded whatever the command prints. A command
+ * Bounded: at most `maxBytes` of output are kept (its head and tail, cut to whole lines, with a
+ * note between them: HeadAndTail); the rest is read and counted, never held, so memory stays
+ * bounded whatever the command prints. A command
  * still running at `timeoutMs` gets SIGTERM (its group), SIGKILL a second later.
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +18,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { droppedNote } from '../core/output/dropped.js';
+import { formatLimit } from './readCapped.js';
 
 export interface CommandSpec {
   /** The program to run (looked up on PATH) and its arguments, passed as they are (no shell). */
@@ -35,14 +38,9 @@ export interface RunOptions {
   killGraceMs?: number;
 }
 
-export interface RunOutcome {
+export interface RunOutcome extends Captured {
   /** The command could not be started: `not-found` (exit 127, like a shell) or `not-executable` (126). */
   failure?: { kind: 'not-found' | 'not-executable'; message: string };
-  /** What the command printed, stdout and stderr merged in order (at most maxBytes of it). */
-  output: Buffer;
-  /** Bytes the command printed in all (more than output.length when capped). */
-  bytesPrinted: number;
-  capped: boolean;
   timedOut: boolean;
   /** The command's exit code, or null when a signal ended it. */
   exitCode: number | null;
@@ -94,9 +92,7 @@ function socketPair(path: string): Promise<{ ours: Socket; theirs: Socket }> {
 
 function runWith(spec: CommandSpec, opts: RunOptions, ours: Socket, theirs: Socket): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let printed = 0;
+    const kept = new HeadAndTail(opts.maxBytes);
     let timedOut = false;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let ended = false;
@@ -146,7 +142,7 @@ function runWith(spec: CommandSpec, opts: RunOptions, ours: Socket, theirs: Sock
       clearTimeout(giveUpTimer);
       for (const s of FORWARDED) process.off(s, forward);
       ours.destroy();
-      const output = cutToLineEnd(Buffer.concat(chunks, kept), printed > kept);
+      const { output, bytesPrinted, capped, droppedBytes } = kept.result();
       const code = exited?.code ?? null;
       const signal = exited?.signal ?? null;
       let status: number;
@@ -154,7 +150,7 @@ function runWith(spec: CommandSpec, opts: RunOptions, ours: Socket, theirs: Sock
       else if (timedOut) status = TIMEOUT_STATUS;
       else if (code !== null) status = code;
       else status = 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
-      resolve({ failure, output, bytesPrinted: printed, capped: printed > output.length, timedOut, exitCode: code, signal, status });
+      resolve({ failure, output, bytesPrinted, capped, droppedBytes, timedOut, exitCode: code, signal, status });
     };
 
     child.once('error', (err: NodeJS.ErrnoException) => {
@@ -168,14 +164,7 @@ function runWith(spec: CommandSpec, opts: RunOptions, ours: Socket, theirs: Sock
       exited = { code, signal };
       finish();
     });
-    ours.on('data', (chunk: Buffer) => {
-      printed += chunk.length;
-      if (kept >= opts.maxBytes) return;
-      const room = opts.maxBytes - kept;
-      const piece = chunk.length <= room ? chunk : chunk.subarray(0, room);
-      chunks.push(piece);
-      kept += piece.length;
-    });
+    ours.on('data', (chunk: Buffer) => kept.push(chunk));
     const onEnd = () => {
       ended = true;
       finish();
@@ -201,33 +190,88 @@ function isDirectory(file: string): boolean {
   }
 }
 
+/** What a capture keeps of a stream, and what it dropped. */
+export interface Captured {
+  /** All the stream, or when it was longer than the cap its head and tail with the dropped note between them. */
+  output: Buffer;
+  /** Bytes the stream held in all. */
+  bytesPrinted: number;
+  /** Bytes dropped: the output is not all the stream. */
+  capped: boolean;
+  /** Bytes of the stream the output does not hold (0 when not capped). */
+  droppedBytes: number;
+}
+
+/** Room a capped output keeps for the note that stands for its middle (droppedNote). */
+const NOTE_ROOM = 256;
+
 /**
- * A capped head ends at its last line end, so no line (nor UTF-8 character) is shown cut; a head
- * with no line end at all is kept as it is.
+ * What a capture keeps of a stream: all of it, up to `maxBytes`; beyond that its head and its tail,
+ * cut to whole lines, with a note between them that says how many bytes it dropped (droppedNote),
+ * at most `maxBytes` in all. A long output shows how it began and how it ended (a test run's
+ * summary is its last line). Memory stays bounded: the tail is a window of the latest chunks.
  */
-function cutToLineEnd(head: Buffer, wasCut: boolean): Buffer {
-  if (!wasCut) return head;
+export class HeadAndTail {
+  private readonly head: Buffer[] = [];
+  private headLength = 0;
+  private readonly tail: Buffer[] = [];
+  private tailLength = 0;
+  private printed = 0;
+  private readonly headMax: number;
+  /** The tail window holds what follows the head in an output that is not capped. */
+  private readonly windowMax: number;
+
+  constructor(private readonly maxBytes: number) {
+    this.headMax = Math.max(0, Math.floor((maxBytes - NOTE_ROOM) / 2));
+    this.windowMax = maxBytes - this.headMax;
+  }
+
+  push(chunk: Buffer): void {
+    this.printed += chunk.length;
+    let rest = chunk;
+    if (this.headLength < this.headMax) {
+      const piece = rest.subarray(0, this.headMax - this.headLength);
+      this.head.push(piece);
+      this.headLength += piece.length;
+      rest = rest.subarray(piece.length);
+    }
+    if (rest.length === 0) return;
+    this.tail.push(rest);
+    this.tailLength += rest.length;
+    while (this.tail.length > 1 && this.tailLength - this.tail[0].length >= this.windowMax) this.tailLength -= this.tail.shift()!.length;
+  }
+
+  result(): Captured {
+    const head = Buffer.concat(this.head, this.headLength);
+    const window = Buffer.concat(this.tail, this.tailLength);
+    if (this.printed <= this.maxBytes) return { output: Buffer.concat([head, window]), bytesPrinted: this.printed, capped: false, droppedBytes: 0 };
+    // a head cut back to its last line end, a tail from its first line start: no line (nor UTF-8 character) is shown cut
+    const tailMax = Math.max(0, this.maxBytes - NOTE_ROOM - this.headMax);
+    const shownHead = toLastLineEnd(head);
+    const shownTail = fromFirstLineStart(window.subarray(Math.max(0, window.length - tailMax)));
+    const droppedBytes = this.printed - shownHead.length - shownTail.length;
+    const opening = shownHead.length > 0 && shownHead.at(-1) !== 10 ? '\n' : '';
+    const note = Buffer.from(`${opening}${droppedNote(droppedBytes, formatLimit(this.maxBytes))}\n`);
+    return { output: Buffer.concat([shownHead, note, shownTail]), bytesPrinted: this.printed, capped: true, droppedBytes };
+  }
+}
+
+/** A head up to its last line end (a head without one is kept as it is). */
+function toLastLineEnd(head: Buffer): Buffer {
   const nl = head.lastIndexOf(10);
   return nl >= 0 ? head.subarray(0, nl + 1) : head;
 }
 
-/** What was piped in: the head (at most maxBytes, cut back to a line end) and how many bytes came in all. */
-export async function captureStream(
-  stream: AsyncIterable<Buffer | string>,
-  maxBytes: number,
-): Promise<{ output: Buffer; bytesPrinted: number; capped: boolean }> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let printed = 0;
-  // read to the end, keeping only the head: the writer is never cut off by a closed pipe
-  for await (const c of stream) {
-    const buf = typeof c === 'string' ? Buffer.from(c) : c;
-    printed += buf.length;
-    if (kept >= maxBytes) continue;
-    const piece = buf.length <= maxBytes - kept ? buf : buf.subarray(0, maxBytes - kept);
-    chunks.push(piece);
-    kept += piece.length;
-  }
-  const output = cutToLineEnd(Buffer.concat(chunks, kept), printed > kept);
-  return { output, bytesPrinted: printed, capped: printed > output.length };
+/** A tail from the start of its first whole line (a tail without a line end before its last byte is kept as it is). */
+function fromFirstLineStart(tail: Buffer): Buffer {
+  const nl = tail.indexOf(10);
+  return nl >= 0 && nl < tail.length - 1 ? tail.subarray(nl + 1) : tail;
+}
+
+/** What was piped in, kept as HeadAndTail keeps it, and how many bytes came in all. */
+export async function captureStream(stream: AsyncIterable<Buffer | string>, maxBytes: number): Promise<Captured> {
+  const kept = new HeadAndTail(maxBytes);
+  // read to the end: the writer is never cut off by a closed pipe
+  for await (const c of stream) kept.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return kept.result();
 }

@@ -165,7 +165,7 @@ describe('skim run', () => {
     expect(spawnSync(process.execPath, [...ARGS, 'show', handle], { cwd: ROOT, env }).stdout.equals(printed)).toBe(true);
   });
 
-  it('1 GiB of output: the first 64 MiB are shown, a warning says so, the status is the command’s', async () => {
+  it('1 GiB of output: its first and last lines are kept and pruned, a note stands for the middle, a warning says so, the status is the command’s', async () => {
     const script = 'import sys\nblock = (b"x" * 1023 + b"\\n") * 1024\nfor _ in range(1024):\n    sys.stdout.buffer.write(block)\n';
     const r = spawnSync(process.execPath, [...ARGS, 'run', '--', 'python3', '-c', script], {
       cwd: ROOT,
@@ -173,9 +173,15 @@ describe('skim run', () => {
       maxBuffer: 1 << 28,
     });
     expect(r.status).toBe(0);
-    expect(r.stdout.length).toBe(64 * 1024 * 1024);
+    // 16 MiB kept (the first and last 8,191 lines of 1,024 bytes), then pruned: alike lines fold
+    const dropped = 1024 * 1024 * 1024 - 2 * 8191 * 1024;
+    const out = r.stdout.toString();
+    expect(out.length).toBeLessThan(64 * 1024);
+    expect(out).toContain(`\n[skim: ${dropped} bytes of output not kept here (over the 16 MiB limit: its first and last lines are kept)]\n`);
+    expect(out).toMatch(/more lines like/);
+    expect(out.endsWith(`${'x'.repeat(1023)}\n`)).toBe(true);
     expect(r.stderr.toString()).toContain(
-      `output over the 64 MiB limit: the first ${64 * 1024 * 1024} of ${1024 * 1024 * 1024} bytes are shown, the rest was not kept`,
+      `output over the 16 MiB limit: its first and last lines are shown, ${dropped} of its ${1024 * 1024 * 1024} bytes in between were not kept`,
     );
   }, 120_000);
 });

@@ -207,6 +207,22 @@ describe('skim cat --session records only what reached the agent', () => {
     expect(next.stdout).toBe(want.map((l, k) => `${String(21 + k).padStart(6)}\t${l}\n`).join(''));
   });
 
+  it('SKIM_OUTPUT_LIMIT: a long read with a goal hint fits what the harness shows whole, warning included; without a hint it is left whole', async () => {
+    const e = { SKIM_OUTPUT_LIMIT: 'mini-swe-agent' };
+    const fitted = await skim(['cat', EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?'], e);
+    expect(fitted.status).toBe(0);
+    // what mini-swe-agent shows whole: stdout and stderr together under 10,000 characters
+    expect(fitted.stdout.length + fitted.stderr.length).toBeLessThan(10_000);
+    expect(fitted.stdout).toContain('   344\t    def reset(self) -> None:\n');
+    expect(fitted.stderr).toMatch(/pruned to fit the harness's output limit \(9500 characters/);
+    const whole = await skim(['cat', EXAMPLE], e);
+    expect(whole.stdout.length).toBeGreaterThan(10_000);
+    // --json answers are read by programs, whole
+    const json = await skim(['prune', EXAMPLE, '--query', 'Where are the caplog records replaced?', '--threshold', '0.000001', '--json'], e);
+    expect(JSON.parse(json.stdout).text.length).toBeGreaterThan(10_000);
+    expect(json.stderr).not.toMatch(/to fit/);
+  });
+
   it('SKIM_OUTPUT_LIMIT: lines beyond what the harness shows are not remembered; a bad value is a usage error', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-sess-'));
     const file = path.join(dir, 'big.py');

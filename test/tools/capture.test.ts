@@ -48,7 +48,7 @@ describe('runCaptured', () => {
     expect(denied.failure?.kind).toBe('not-executable');
   });
 
-  it('1 GiB of output: the head is kept (cut at a line end), every byte is counted, memory stays bounded', async () => {
+  it('1 GiB of output: the head and the tail are kept (whole lines), a note stands for the middle, every byte is counted, memory stays bounded', async () => {
     const gib = 1024 * MiB;
     const line = `${'x'.repeat(1023)}\n`;
     const script = `import sys\nblock = ${JSON.stringify(line)}.encode() * 1024\nfor _ in range(${gib / (1024 * 1024)}):\n    sys.stdout.buffer.write(block)\n`;
@@ -56,7 +56,13 @@ describe('runCaptured', () => {
     const r = await runCaptured({ file: 'python3', args: ['-c', script] }, { maxBytes: 3 * MiB + 100, timeoutMs: 0 });
     expect(r.bytesPrinted).toBe(gib);
     expect(r.capped).toBe(true);
-    expect(r.output.length).toBe(3 * MiB); // 100 bytes of a cut line dropped
+    // head and tail of (3 MiB + 100 - 256) / 2 bytes each, cut to whole 1,024-byte lines: 1,535 lines each
+    const kept = 2 * 1535 * 1024;
+    expect(r.droppedBytes).toBe(gib - kept);
+    const note = `[skim: ${gib - kept} bytes of output not kept here (over the ${3 * MiB + 100}-byte limit: its first and last lines are kept)]\n`;
+    expect(r.output.length).toBe(kept + note.length);
+    expect(r.output.length).toBeLessThanOrEqual(3 * MiB + 100);
+    expect(r.output.subarray(1535 * 1024, 1535 * 1024 + note.length).toString()).toBe(note);
     expect(r.output.at(-1)).toBe(10);
     expect(r.status).toBe(0);
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * MiB);
@@ -87,14 +93,31 @@ describe('runCaptured', () => {
 });
 
 describe('captureStream', () => {
-  it('keeps the head up to the cap, cut back to a line end, and reads the rest to the end', async () => {
+  it('keeps the head and the tail up to the cap, cut to whole lines, with a note between, and reads the rest to the end', async () => {
     const chunks = Array.from({ length: 64 }, (_, i) => Buffer.from(`line ${i} ${'y'.repeat(1000)}\n`));
     const total = chunks.reduce((n, c) => n + c.length, 0);
     const r = await captureStream(Readable.from(chunks), 10_000);
     expect(r.bytesPrinted).toBe(total);
     expect(r.capped).toBe(true);
-    expect(r.output.toString()).toBe(chunks.slice(0, 9).join(''));
+    // (10,000 - 256) / 2 = 4,872 bytes each way: 4 whole lines of the head, 4 of the tail
+    const head = chunks.slice(0, 4).join('');
+    const tail = chunks.slice(60).join('');
+    const dropped = total - head.length - tail.length;
+    expect(r.droppedBytes).toBe(dropped);
+    expect(r.output.toString()).toBe(
+      `${head}[skim: ${dropped} bytes of output not kept here (over the 10000-byte limit: its first and last lines are kept)]\n${tail}`,
+    );
+    expect(r.output.length).toBeLessThanOrEqual(10_000);
+    // at the cap and below it, all of it
     const all = await captureStream(Readable.from(chunks), total);
-    expect([all.capped, all.output.length]).toEqual([false, total]);
+    expect([all.capped, all.output.length, all.droppedBytes]).toEqual([false, total, 0]);
+    expect(all.output.toString()).toBe(chunks.join(''));
+  });
+
+  it('a head without a line end keeps its bytes, and the note starts a line of its own', async () => {
+    const r = await captureStream(Readable.from([Buffer.from('z'.repeat(5_000)), Buffer.from('\nend\n')]), 1_000);
+    const text = r.output.toString();
+    expect(text.startsWith(`${'z'.repeat(372)}\n[skim: `)).toBe(true);
+    expect(text.endsWith(')]\nend\n')).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { prunesRead, readForAgent } from '../../tools/readForAgent.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeErr, writeOut } from '../io.js';
-import { limitAfter, shownLimitOf, taskOf, withSession } from '../session.js';
+import { fitCharsOf, limitAfter, shownLimitOf, taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
@@ -58,6 +58,7 @@ export function registerCat(program: Command): void {
               // a range the agent named: without --focus it is shown in full (src/core/ingest)
               window: flags.offset !== undefined || flags.limit !== undefined,
               outputLimit: limit && (files.length > 1 ? limitAfter(limit, written) : limit),
+              fitChars: fitCharsOf(false, written),
               session,
             };
             if (!prunesRead(req, numbered)) {

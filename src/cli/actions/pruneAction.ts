@@ -17,7 +17,7 @@ import { SessionMemory } from '../../core/session/memory.js';
 import type { PruneRequest, PruneResult } from '../../core/types.js';
 import { decodeInput } from '../../tools/fileTools.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, readInput, warn, writeOut } from '../io.js';
-import { outputLimitOf, shownLimitOf, taskOf, withSession } from '../session.js';
+import { fitCharsOf, outputLimitOf, shownLimitOf, taskOf, withSession } from '../session.js';
 
 interface PruneFlags extends PruneOptionFlags {
   query?: string;
@@ -71,6 +71,7 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     task: taskOf(flags),
     firstLine: flags.firstLine,
     outputLimit: shownLimitOf(flags.json),
+    fitChars: fitCharsOf(flags.json),
     session,
   };
   const result = withWarning(await pruner.prune(req), warning);
@@ -207,6 +208,7 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
           keepSmall: req.keepSmall,
           pinLines: req.pinLines,
           outputLimit: req.outputLimit ?? outputLimitOf(),
+          fitChars: req.fitChars,
           session,
         }),
         warning,

@@ -2,16 +2,15 @@
  * `skim run [--focus Q] -- CMD ARGS...` and `skim run -c "SHELL COMMAND"`: run a command as an
  * agent harness does (stdout and stderr merged in order), print its output pruned for the goal
  * hint, and exit with its exit status (a signal n: 128+n). Bounded: output past the cap is counted
- * and dropped (the head is shown, a warning says so), and at the time limit the command's process
+ * and dropped (its first and last lines are shown with a note between, a warning says so), and at the time limit the command's process
  * group is stopped (exit 124, as `timeout`). A command that cannot be started: a one-line message,
  * exit 127 (not found) or 126, as a shell.
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { runCaptured, TIMEOUT_STATUS } from '../../tools/capture.js';
-import { MAX_INPUT_BYTES } from '../../tools/readCapped.js';
 import { action, cliIO, MAX_TIMER_MS, numberIn, numberOption, writeErr } from '../io.js';
-import { capNote, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
+import { capNote, MAX_CAPTURE_BYTES, type OutputFlags, outputOptions, printOutput, withOutputLimit } from '../outputs.js';
 import { INSIDE_RUN_ENV } from '../session.js';
 
 interface RunFlags extends OutputFlags {
@@ -53,17 +52,17 @@ export function registerRun(program: Command): void {
       const command = flags.c ?? words.map(shellQuote).join(' ');
       // a skim inside the command prints to this one: it leaves the pruning and the session to it
       const env = { ...cliIO().env, [INSIDE_RUN_ENV]: '1' };
-      const r = await runCaptured(spec, { maxBytes: MAX_INPUT_BYTES, timeoutMs: flags.timeout * 1000, env });
+      const r = await runCaptured(spec, { maxBytes: MAX_CAPTURE_BYTES, timeoutMs: flags.timeout * 1000, env });
       if (r.failure) {
         writeErr(`skim run: ${r.failure.message}\n`);
         return r.status;
       }
       const notes: string[] = [];
-      const cap = capNote({ ...r, maxBytes: MAX_INPUT_BYTES });
+      const cap = capNote(r);
       if (cap) notes.push(cap);
       if (r.timedOut) notes.push(`command timed out after ${flags.timeout} s: its process group was stopped (exit ${TIMEOUT_STATUS})`);
       const extra = { exitCode: r.status, ...(r.timedOut ? { timedOut: true } : {}), ...(r.capped ? { bytesPrinted: r.bytesPrinted } : {}) };
-      await printOutput({ ...r, maxBytes: MAX_INPUT_BYTES }, command, flags, notes, extra);
+      await printOutput(r, command, flags, notes, extra);
       return r.status;
     }),
   );

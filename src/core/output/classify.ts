@@ -4,9 +4,13 @@
  * marked `withIndented` also decides the deeper-indented lines right after it (a frame's source).
  */
 import type { DetectedShape } from './detect.js';
+import { DROPPED_NOTE_RE } from './dropped.js';
 import { indentOf } from './lines.js';
 import { type LineRule, NOISE_RULES, TRACE_RULES } from './shapes/index.js';
 import type { LineRole } from './types.js';
+
+/** Where a capture dropped the middle of the output: always shown. */
+const DROPPED_NOTE: LineRule = { re: DROPPED_NOTE_RE, role: 'signal' };
 
 export interface Classified {
   roles: LineRole[];
@@ -15,7 +19,7 @@ export interface Classified {
 }
 
 export function classifyLines(lines: readonly string[], shape: DetectedShape): Classified {
-  const rules: LineRule[] = [...shape.main.rules, ...shape.also.flatMap((s) => s.rules), ...TRACE_RULES, ...NOISE_RULES];
+  const rules: LineRule[] = [DROPPED_NOTE, ...shape.main.rules, ...shape.also.flatMap((s) => s.rules), ...TRACE_RULES, ...NOISE_RULES];
   const roles: LineRole[] = new Array(lines.length).fill('plain');
   const labels: (string | undefined)[] = new Array(lines.length).fill(undefined);
   for (let i = 0; i < lines.length; i++) {

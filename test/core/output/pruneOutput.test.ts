@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { droppedNote } from '../../../src/core/output/dropped.js';
+import { COMMAND_FAMILY_COUNT, LINE_FEATURES } from '../../../src/core/output/lineFeatures.js';
+import type { LineModel } from '../../../src/core/output/lineModel.js';
 import { OutputMemory } from '../../../src/core/output/memory.js';
 import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
 import type { OutputResult } from '../../../src/core/output/types.js';
@@ -124,6 +127,25 @@ describe('pruneOutput', () => {
     expect(r.text).toContain("UnicodeEncodeError: 'ascii' codec can't encode character");
     expect(r.text).not.toContain('lib2.py');
     expect(r.folds.map((x) => x.label)).toContain('frames outside the project');
+  });
+
+  it('never folds the note that stands for the dropped middle of an output too long to keep', () => {
+    const passed = (from: number) => Array.from({ length: 200 }, (_, i) => `tests/test_mod.py::test_case_${from + i} PASSED`);
+    const note = droppedNote(123456789, '16 MiB');
+    const text = [...passed(0), note, ...passed(900000), '==== 1400 passed in 9.00s ===='].join('\n');
+    // a judgement that expects every plain line unused: the note is not a plain line
+    const foldAll: LineModel = {
+      features: [...LINE_FEATURES],
+      base: Math.log(0.0001 / 0.9999),
+      trees: [{ feature: [-1], split: [0], left: [-1], right: [-1], value: [0] }],
+      threshold: 1,
+      contextChars: 0,
+      familyScale: new Array(COMMAND_FAMILY_COUNT).fill(1),
+    };
+    const r = pruneOutput({ text: `build started\n${text.replace('====', 'plain line\n====')}`, command: 'pytest -v', judge: foldAll });
+    expect(r.folds.some((f) => f.reason === 'unlikely')).toBe(true);
+    expect(r.text.split('\n')).toContain(note);
+    expect(r.keepMask[201]).toBe(1);
   });
 
   it('keeps a line the question names even among lines that fold', () => {
