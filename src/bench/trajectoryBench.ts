@@ -42,7 +42,7 @@ export interface RescueSummary {
   fixLines: number;
   cutKept: number;
   cutChars: number;
-  /** skim told the harness's limit (SKIM_OUTPUT_LIMIT): the default read, fitted when longer than the limit shows whole. */
+  /** skim told the harness's limit (SKIM_OUTPUT_LIMIT): the read fitted to what the limit shows whole. */
   skimKept: number;
   skimChars: number;
   /** skim with `--max-chars` of the cut: every file pruned to fill it. */
@@ -279,7 +279,7 @@ export function trajectoryMarkdown(rep: TrajectoryReport): string {
     md += `${r.files} whole files the harness cut to head + tail, ${r.fixLines} fix lines.\n\n`;
     md += '| | fix lines shown | share | characters |\n|---|---:|---:|---:|\n';
     md += `| head + tail cut | ${r.cutKept} | ${pct(r.cutKept / r.fixLines)} | ${r.cutChars} |\n`;
-    md += `| skim told the cut (SKIM_OUTPUT_LIMIT): fitted when longer | ${r.skimKept} | ${pct(r.skimKept / r.fixLines)} | ${r.skimChars} |\n`;
+    md += `| skim told the cut (SKIM_OUTPUT_LIMIT) | ${r.skimKept} | ${pct(r.skimKept / r.fixLines)} | ${r.skimChars} |\n`;
     md += `| skim, --max-chars of the cut | ${r.budgetKept} | ${pct(r.budgetKept / r.fixLines)} | ${r.budgetChars} |\n\n`;
   }
   md += 'Methods:\n\n' + rep.methods.map((m) => `- \`${m.name}\`: ${m.description}`).join('\n') + '\n';

@@ -39,10 +39,14 @@ describe('fitting a read to the output limit', () => {
     });
   });
 
-  it('fits to the request’s own fitChars', async () => {
-    const r = await pruner.prune({ code: logging, path: 'logging.py', query, fitChars: 3_000 });
-    expect(r.text.length).toBeLessThanOrEqual(3_000);
+  it('in the default mode a file longer than the limit is read to fill what the harness shows: it would show that much of it anyway', async () => {
+    const plain = await pruner.prune({ code: logging, path: 'logging.py', query });
+    expect(plain.text.length).toBeLessThan(8_000);
+    const r = await pruner.prune({ code: logging, path: 'logging.py', query, fitChars: 12_000 });
+    expect(r.text.length).toBeLessThanOrEqual(12_000);
+    expect(r.text.length).toBeGreaterThan(10_000);
     expect(r.diagnostics.map((d) => d.code)).toContain('fitted-to-limit');
+    expect(r.text).toContain('def reset(self) -> None:');
   });
 
   it('leaves alone what it has nothing to choose by, what fits, and what the agent chose', async () => {
