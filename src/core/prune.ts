@@ -89,7 +89,9 @@ async function readWithinLimit(scorer: Scorer, req: PruneRequest, policy: ReadGa
   const fits = chars === null || job.code.length <= chars || (job.query === '' && job.task === '') || job.window === true;
   if (fits) return runStages(job);
   const isFile = (doc: Document | null) => doc !== null && readKindOf(doc, job.window) === 'file';
-  const fitted = () => runStages({ ...readRequest(scorer, { ...req, ratio: undefined, tokens: undefined, maxChars: chars }, policy), started: job.started });
+  // the read as the agent asked it (its readKey: a read made again is served in full), in budget mode
+  const fitted = () =>
+    runStages({ ...readRequest(scorer, { ...req, ratio: undefined, tokens: undefined, maxChars: chars }, policy), started: job.started, readKey: job.readKey });
   const defaultMode = job.mode.kind === 'threshold' && job.mode.tau.kind === 'calibrated';
   if (defaultMode) {
     const filled = await fitted();

@@ -64,6 +64,18 @@ describe('fitting a read to the output limit', () => {
     expect(off.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
   });
 
+  it('a read made again is served in full within the limit: nothing folds as "unchanged since an earlier read"', async () => {
+    const session = new SessionMemory();
+    const req = { code: logging, path: 'logging.py', query, session, outputLimit: 'mini-swe-agent' };
+    const first = await pruner.prune(req);
+    const again = await pruner.prune(req);
+    expect(again.text).not.toMatch(/unchanged since an earlier read/);
+    expect(again.text).toBe(first.text);
+    // another question about the same file does fold what the first read showed
+    const other = await pruner.prune({ ...req, query: 'How is the log level of the handler set?' });
+    expect(other.text).toMatch(/unchanged since an earlier read/);
+  });
+
   it('the session remembers the fitted read: all of it reached the agent', async () => {
     const session = new SessionMemory();
     const r = await pruner.prune({ code: logging, path: 'logging.py', query, session, outputLimit: 'mini-swe-agent' });
