@@ -50,14 +50,24 @@ export function fitCharsOf(limit: OutputLimit): number {
   return Math.max(0, limit.chars - room);
 }
 
+/** What to fit an answer to: `chars`, and the length from which the harness would cut an answer (`cutFrom`). */
+export interface FitBudget {
+  chars: number;
+  cutFrom: number;
+}
+
 /**
- * What a request's answer must fit in: its own `fitChars`, else what its output limit shows whole;
- * null when nothing is to be fitted (no limit, `fitChars` 0, or too small a limit to be worth it).
+ * What a request's answer must fit in: its own `fitChars` (an answer longer is cut), else what its
+ * output limit shows whole (an answer of the limit's length is cut: of a head+tail limit, one of
+ * `chars` or more; of a head limit, one over it); null when nothing is to be fitted (no limit,
+ * `fitChars` 0, or too small a limit to be worth it).
  */
-export function fitBudget(req: { fitChars?: number; outputLimit?: string }): number | null {
+export function fitBudget(req: { fitChars?: number; outputLimit?: string }): FitBudget | null {
   const limit = req.outputLimit === undefined ? null : parseOutputLimit(req.outputLimit);
   const chars = req.fitChars ?? (limit ? fitCharsOf(limit) : 0);
-  return chars >= MIN_FIT_CHARS ? chars : null;
+  if (chars < MIN_FIT_CHARS) return null;
+  const cutFrom = req.fitChars !== undefined || !limit ? chars + 1 : limit.cut === 'head+tail' ? limit.chars : limit.chars + 1;
+  return { chars, cutFrom };
 }
 
 /** The character spans [start, end) of an output of `length` characters that the harness shows. */

@@ -85,9 +85,10 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
  * harness's head and tail show more of the lines agents use next there (scripts/fit-limit.ts).
  */
 async function readWithinLimit(scorer: Scorer, req: PruneRequest, policy: ReadGate[], job: PruneJob): Promise<{ result: PruneResult; doc: Document | null }> {
-  const chars = fitBudget(req);
-  const fits = chars === null || job.code.length <= chars || (job.query === '' && job.task === '') || job.window === true;
-  if (fits) return runStages(job);
+  const fit = fitBudget(req);
+  // a file the harness would show whole is not fitted (nor one without a hint, nor a window)
+  if (fit === null || job.code.length < fit.cutFrom || (job.query === '' && job.task === '') || job.window === true) return runStages(job);
+  const { chars } = fit;
   const isFile = (doc: Document | null) => doc !== null && readKindOf(doc, job.window) === 'file';
   // the read as the agent asked it (its readKey: a read made again is served in full), in budget mode
   const fitted = () =>

@@ -16,12 +16,14 @@ describe('fitting a read to the output limit', () => {
     expect(fitCharsOf(parseOutputLimit('mini-swe-agent')!)).toBe(9_500);
     expect(fitCharsOf(parseOutputLimit('head:2000')!)).toBe(1_800);
     expect(fitBudget({})).toBeNull();
-    expect(fitBudget({ outputLimit: 'mini-swe-agent' })).toBe(9_500);
+    // mini-swe-agent cuts an output of 10,000 characters or more; a head limit one over it
+    expect(fitBudget({ outputLimit: 'mini-swe-agent' })).toEqual({ chars: 9_500, cutFrom: 10_000 });
+    expect(fitBudget({ outputLimit: 'head:2000' })).toEqual({ chars: 1_800, cutFrom: 2_001 });
     // its own figure wins, 0 turns fitting off, and a limit too small to choose within is not fitted to
-    expect(fitBudget({ outputLimit: 'mini-swe-agent', fitChars: 4_000 })).toBe(4_000);
+    expect(fitBudget({ outputLimit: 'mini-swe-agent', fitChars: 4_000 })).toEqual({ chars: 4_000, cutFrom: 4_001 });
     expect(fitBudget({ outputLimit: 'mini-swe-agent', fitChars: 0 })).toBeNull();
     expect(fitBudget({ outputLimit: 'head:300' })).toBeNull();
-    expect(fitBudget({ fitChars: MIN_FIT_CHARS })).toBe(MIN_FIT_CHARS);
+    expect(fitBudget({ fitChars: MIN_FIT_CHARS })).toEqual({ chars: MIN_FIT_CHARS, cutFrom: MIN_FIT_CHARS + 1 });
   });
 
   it('a long read with a goal hint fits what the harness shows whole, its kept lines byte for byte', async () => {
@@ -53,10 +55,17 @@ describe('fitting a read to the output limit', () => {
     // no goal hint and no task: the harness's cut, as before
     const noHint = await pruner.prune({ code: logging, path: 'logging.py', outputLimit: 'mini-swe-agent' });
     expect(noHint.text).toBe(logging);
-    // a read that fits already
+    // a read that fits already, and one the harness shows whole though it is over what skim fits to
     const short = lines.slice(0, 60).join('\n');
     const fits = await pruner.prune({ code: short, path: 'logging.py', query, outputLimit: 'mini-swe-agent' });
     expect(fits.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
+    let n = 0;
+    while (lines.slice(0, n + 1).join('\n').length < 9_900) n++;
+    const under = lines.slice(0, n).join('\n');
+    expect(under.length).toBeGreaterThan(9_500);
+    expect(under.length).toBeLessThan(10_000);
+    const shown = await pruner.prune({ code: under, path: 'logging.py', query, outputLimit: 'mini-swe-agent' });
+    expect(shown.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
     // a window of the file the agent named (`sed -n 200,900p`), and a fitChars of 0
     const window = await pruner.prune({ code: logging, path: 'logging.py', query, firstLine: 200, window: true, fitChars: 3_000 });
     expect(window.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
