@@ -23,13 +23,11 @@ export interface OutputFlags extends SessionFlags {
   json?: boolean;
   /** SKIM_OUTPUT_LIMIT, read (and checked) before the command runs: see withOutputLimit. */
   outputLimit?: string;
-  /** What the answer must fit in for the harness to show it whole (fitCharsOf). */
-  fitChars?: number;
 }
 
 /** The flags with SKIM_OUTPUT_LIMIT checked: a bad one is a usage error before any command runs or input is read. */
 export function withOutputLimit<F extends OutputFlags>(flags: F): F {
-  return { ...flags, outputLimit: shownLimitOf(flags.json), fitChars: fitCharsOf(flags.json) };
+  return { ...flags, outputLimit: shownLimitOf(flags.json) };
 }
 
 /** --focus, --task, --session, --json: the options of the commands that prune an output. */
@@ -93,7 +91,7 @@ async function pruneForAgent(
       exitCode: extra.exitCode as number | undefined,
       session,
       outputLimit: flags.outputLimit,
-      fitChars: flags.fitChars,
+      fitChars: fitCharsOf(text.length, { json: flags.json }),
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;

@@ -6,7 +6,7 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
-import { fitCharsOf as fitCharsFor, headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
+import { fitBudget, headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
@@ -56,14 +56,16 @@ export function shownLimitOf(json = false, env: NodeJS.ProcessEnv = cliIO().env)
 }
 
 /**
- * What a command of this CLI fits its answer to: what SKIM_OUTPUT_LIMIT shows whole, less room for
- * skim's warnings that follow the answer, and less what it printed before (`written`). Nothing for
- * a `--json` answer, which a program reads whole.
+ * What a command of this CLI fits an answer of `length` characters to (the request's `fitChars`):
+ * when the harness would cut it (SKIM_OUTPUT_LIMIT, counting what the command printed before,
+ * `written`), what the limit shows whole less room for skim's warnings and what came before; else
+ * 0, no fitting. Nothing for a `--json` answer, which a program reads whole.
  */
-export function fitCharsOf(json = false, written = 0, env: NodeJS.ProcessEnv = cliIO().env): number | undefined {
+export function fitCharsOf(length: number, { json = false, written = 0 } = {}, env: NodeJS.ProcessEnv = cliIO().env): number | undefined {
   const spec = outputLimitOf(env);
   if (spec === undefined || json) return undefined;
-  return Math.max(0, fitCharsFor(parseOutputLimit(spec)!) - written);
+  const fit = fitBudget({ outputLimit: spec });
+  return fit && written + length >= fit.cutFrom ? Math.max(0, fit.chars - written) : 0;
 }
 
 /**

@@ -12,6 +12,8 @@ import { BIN, runSkim } from '../helpers/cli.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/logging.py');
+/** Lines as `cat -n` prints them. */
+const numbered = (ls: string[]) => ls.map((l, k) => `${String(k + 1).padStart(6)}\t${l}\n`).join('');
 const SEEN = /# \.\.\. (\d+) lines? unchanged since an earlier read \((\d+)-(\d+)\)/;
 /** The built binary, for the tests that need processes of their own (concurrent reads, a pipe cut short). */
 const ARGS = [BIN];
@@ -217,6 +219,15 @@ describe('skim cat --session records only what reached the agent', () => {
     expect(fitted.stderr).toMatch(/pruned to fit the harness's output limit \(9500 characters/);
     const whole = await skim(['cat', EXAMPLE], e);
     expect(whole.stdout.length).toBeGreaterThan(10_000);
+    // a file the harness shows whole (numbered, under 10,000 characters) is not fitted, though over 9,500
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-fit-'));
+    const lines = readFileSync(EXAMPLE, 'utf8').split('\n');
+    let n = 0;
+    while (numbered(lines.slice(0, n + 1)).length < 9_900) n++;
+    expect(numbered(lines.slice(0, n)).length).toBeGreaterThan(9_500);
+    writeFileSync(path.join(dir, 'under.py'), lines.slice(0, n).join('\n'));
+    const under = await skim(['cat', path.join(dir, 'under.py'), '--focus', 'Where are the caplog records replaced instead of cleared?'], e);
+    expect(under.stderr).not.toMatch(/to fit/);
     // --json answers are read by programs, whole
     const json = await skim(['prune', EXAMPLE, '--query', 'Where are the caplog records replaced?', '--threshold', '0.000001', '--json'], e);
     expect(JSON.parse(json.stdout).text.length).toBeGreaterThan(10_000);

@@ -58,7 +58,7 @@ export function registerCat(program: Command): void {
               // a range the agent named: without --focus it is shown in full (src/core/ingest)
               window: flags.offset !== undefined || flags.limit !== undefined,
               outputLimit: limit && (files.length > 1 ? limitAfter(limit, written) : limit),
-              fitChars: fitCharsOf(false, written),
+              fitChars: fitCharsOf(numbered.length, { written }),
               session,
             };
             if (!prunesRead(req, numbered)) {

@@ -71,7 +71,7 @@ async function pruneOne(pruner: Pruner, file: string | undefined, flags: PruneFl
     task: taskOf(flags),
     firstLine: flags.firstLine,
     outputLimit: shownLimitOf(flags.json),
-    fitChars: fitCharsOf(flags.json),
+    fitChars: fitCharsOf(code.length, { json: flags.json }),
     session,
   };
   const result = withWarning(await pruner.prune(req), warning);
