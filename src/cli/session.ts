@@ -6,7 +6,7 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
-import { fitBudget, headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
+import { fitBudget, headChars, MIN_FIT_CHARS, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
@@ -65,7 +65,9 @@ export function fitCharsOf(length: number, { json = false, written = 0 } = {}, e
   const spec = outputLimitOf(env);
   if (spec === undefined || json) return undefined;
   const fit = fitBudget({ outputLimit: spec });
-  return fit && written + length >= fit.cutFrom ? Math.max(0, fit.chars - written) : 0;
+  const room = fit ? fit.chars - written : 0;
+  // too little room left to choose lines in (MIN_FIT_CHARS): the harness's cut, as without a limit
+  return fit && written + length >= fit.cutFrom && room >= MIN_FIT_CHARS ? room : 0;
 }
 
 /**

@@ -80,7 +80,7 @@ export async function pruneWith(scorer: Scorer, req: PruneRequest, opts: { readP
  * and a tail (on the agent runs' whole files it cut: 74% of the fix lines against 41%, in 6% fewer
  * characters). In the default mode that is the read whatever the read policy would show: the
  * harness shows that much of the file anyway. A read in a mode the caller chose is fitted only
- * when its answer is over the limit. Only a read with something to choose by (a goal hint or the
+ * when its answer is longer than what it fits to. Only a read with something to choose by (a goal hint or the
  * task) is fitted. A window the agent chose, a grep's output and a command's output are not: the
  * harness's head and tail show more of the lines agents use next there (scripts/fit-limit.ts).
  */

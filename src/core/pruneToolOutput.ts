@@ -45,7 +45,8 @@ export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typ
         firstLine: read.firstLine,
         session: req.session,
         outputLimit: req.outputLimit,
-        fitChars: req.fitChars,
+        // a window the agent named is left to the harness's head and tail (see readWithinLimit)
+        fitChars: read.range ? 0 : req.fitChars,
       }),
     };
   return {

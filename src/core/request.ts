@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { SkimError } from './errors.js';
 import { fileReadOf } from './output/readCommand.js';
-import { OUTPUT_LIMIT_HELP, parseOutputLimit } from './outputLimit.js';
+import { MIN_FIT_CHARS, OUTPUT_LIMIT_HELP, parseOutputLimit } from './outputLimit.js';
 import type { SessionMemory } from './session/memory.js';
 import { isKnownLanguage, LANGUAGES } from './syntax/languages.js';
 import type { PruneRequest } from './types.js';
@@ -52,7 +52,7 @@ export const REQUEST_FIELDS = {
     .max(64)
     .refine((s) => parseOutputLimit(s) !== null, { error: `must be ${OUTPUT_LIMIT_HELP}` })
     .optional(),
-  fitChars: count.optional(),
+  fitChars: count.refine((n) => n === 0 || n >= MIN_FIT_CHARS, { error: `must be 0 (no fitting) or at least ${MIN_FIT_CHARS}` }).optional(),
 };
 
 /** The rules of single values, for other schemas (rank requests, MCP tool arguments) and CLI options. */
@@ -92,16 +92,17 @@ export function isOutputRequest(r: { command?: string; path?: string }): boolean
  * as a read of that path, for prune() (the file's syntax, its line numbers, the session's file
  * memory), as the agent-run replay prunes such outputs; any other request as it is.
  */
-export function withFileRead<R extends { command?: string; path?: string; firstLine?: number }>(r: R): R {
+export function withFileRead<R extends { command?: string; path?: string; firstLine?: number; fitChars?: number }>(r: R): R {
   if (r.command === undefined || r.path !== undefined) return r;
   const read = fileReadOf(r.command);
   if (!read) return r;
   const firstLine = r.firstLine ?? read.firstLine;
-  return { ...r, path: read.path, ...(firstLine !== undefined ? { firstLine } : {}) };
+  // a window the agent named is left to the harness's head and tail, as pruneToolOutput() leaves it
+  return { ...r, path: read.path, ...(firstLine !== undefined ? { firstLine } : {}), ...(read.range ? { fitChars: 0 } : {}) };
 }
 
 /** Fields that shape a file prune and mean nothing for an output: a request naming one is refused, not silently ignored. */
-const FILE_ONLY_FIELDS = ['ratio', 'tokens', 'maxChars', 'threshold', 'relativeThreshold', 'pinLines', 'firstLine', 'window', 'language'] as const;
+const FILE_ONLY_FIELDS = ['ratio', 'tokens', 'maxChars', 'threshold', 'relativeThreshold', 'pinLines', 'firstLine', 'window', 'language', 'fitChars'] as const;
 
 /** A command's output as a client sends it: pruneOutput()'s request without the session. */
 export interface OutputWireRequest {
@@ -112,8 +113,6 @@ export interface OutputWireRequest {
   exitCode?: number | null;
   /** What the harness shows of the pruned output: lines it cuts away are not remembered as shown. */
   outputLimit?: string;
-  /** The characters the pruned output must fit in (default: from outputLimit). */
-  fitChars?: number;
 }
 
 /** A wire request with `command` as pruneOutput()'s request (without the session); EUSAGE for file-only fields. */
@@ -127,7 +126,6 @@ export function outputRequestOf(r: Omit<WireRequest, 'session'>, prefix = 'inval
     task: r.task,
     exitCode: r.exitCode,
     outputLimit: r.outputLimit,
-    ...(r.fitChars !== undefined ? { fitChars: r.fitChars } : {}),
   };
 }
 

@@ -228,6 +228,13 @@ describe('skim cat --session records only what reached the agent', () => {
     writeFileSync(path.join(dir, 'under.py'), lines.slice(0, n).join('\n'));
     const under = await skim(['cat', path.join(dir, 'under.py'), '--focus', 'Where are the caplog records replaced instead of cleared?'], e);
     expect(under.stderr).not.toMatch(/to fit/);
+    // two files: the first, printed whole (too short to prune), counts against what the second is fitted to
+    const small = path.join(dir, 'small.py');
+    writeFileSync(small, lines.slice(0, 35).join('\n'));
+    const both = await skim(['cat', small, EXAMPLE, '--focus', 'Where are the caplog records replaced instead of cleared?'], e);
+    expect(both.stdout).toContain(`==> ${small} <==`);
+    expect(both.stderr).toMatch(/to fit/);
+    expect(both.stdout.length + both.stderr.length).toBeLessThan(10_000);
     // --json answers are read by programs, whole
     const json = await skim(['prune', EXAMPLE, '--query', 'Where are the caplog records replaced?', '--threshold', '0.000001', '--json'], e);
     expect(JSON.parse(json.stdout).text.length).toBeGreaterThan(10_000);

@@ -1,9 +1,12 @@
 /** A whole-file read longer than the harness shows whole is fitted to it, not left to the harness's cut. */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitBudget, fitCharsOf, MIN_FIT_CHARS, parseOutputLimit } from '../../src/core/outputLimit.js';
 import { createPruner } from '../../src/core/prune.js';
+import { pruneToolOutput } from '../../src/core/pruneToolOutput.js';
+import { outputRequestOf, withFileRead } from '../../src/core/request.js';
 import { SessionMemory } from '../../src/core/session/memory.js';
 
 const pruner = createPruner({ scorer: 'heuristic' });
@@ -92,5 +95,32 @@ describe('fitting a read to the output limit', () => {
     r.keepMask.forEach((k, i) => {
       if (lines[i] !== undefined && lines[i].trim() !== '') expect(session.hasSeen('logging.py', i + 1, lines[i])).toBe(k === 1);
     });
+  });
+});
+
+describe('fitting reads that come as command outputs and requests', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-fit-'));
+  const file = path.join(dir, 'logging.py');
+  writeFileSync(file, logging);
+
+  it('`cat F` is fitted; a window the agent named (`sed -n 1,Np F`, `head -n N F`) is left to the harness', async () => {
+    const read = (command: string) => pruneToolOutput({ text: logging, command, query, outputLimit: 'mini-swe-agent' });
+    const cat = await read(`cat ${file}`);
+    expect(cat.via).toBe('read');
+    expect(cat.result.warnings.join('\n')).toMatch(/to fit/);
+    expect(cat.result.text.length).toBeLessThanOrEqual(9_500);
+    for (const command of [`sed -n '1,${lines.length}p' ${file}`, `head -n ${lines.length} ${file}`]) {
+      const window = await read(command);
+      expect(window.via).toBe('read');
+      expect(window.result.warnings.join('\n')).not.toMatch(/to fit/);
+    }
+    // the same over HTTP and batch lines: withFileRead turns fitting off for a window
+    expect(withFileRead({ code: logging, command: `head -n 900 ${file}` })).toMatchObject({ path: file, fitChars: 0 });
+    expect(withFileRead({ code: logging, command: `cat ${file}` })).not.toHaveProperty('fitChars');
+  });
+
+  it('fitChars is 0 or at least MIN_FIT_CHARS, and is not for a command output', async () => {
+    await expect(pruner.prune({ code: logging, query, fitChars: 300 })).rejects.toThrow(/fitChars.*at least 500/);
+    expect(() => outputRequestOf({ code: 'x\n', command: 'pytest', fitChars: 2_000 })).toThrow(/fitChars: not for a command's output/);
   });
 });

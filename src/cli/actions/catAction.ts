@@ -63,6 +63,7 @@ export function registerCat(program: Command): void {
             };
             if (!prunesRead(req, numbered)) {
               await writeOut(numbered, encoding);
+              written += numbered.length;
               continue;
             }
             // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes

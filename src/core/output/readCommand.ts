@@ -12,6 +12,8 @@ export interface FileRead {
   path: string;
   /** The file line the output starts at, when it is a window of a raw file (`sed -n '120,180p' F`). */
   firstLine?: number;
+  /** The command names which lines (`sed -n 'a,bp'`, `head`): a window the agent chose, from line 1 too. */
+  range?: true;
 }
 
 const PATH = String.raw`([^\s|;&<>()'"*?$\`]+)`;
@@ -37,7 +39,8 @@ export function fileReadOf(command: string | undefined): FileRead | null {
     const path = m.slice(1).find((g) => g !== undefined && !/^\d+$/.test(g));
     if (!path || path.startsWith('-') || detectLanguage(path) === 'text') return null;
     const first = p.first?.(m);
-    return { path, ...(first && first > 1 ? { firstLine: first } : {}) };
+    const range = p !== PATTERNS[0] || c.includes(' | ');
+    return { path, ...(first && first > 1 ? { firstLine: first } : {}), ...(range ? { range } : {}) };
   }
   return null;
 }

@@ -54,10 +54,12 @@ describe('fileReadOf', () => {
   it.each([
     ['cat a/b.py', { path: 'a/b.py' }],
     ['cd /testbed && cat -n x.py', { path: 'x.py' }],
-    ['nl -ba django/forms/models.py | head -n 100', { path: 'django/forms/models.py' }],
-    ["nl -ba x.py | sed -n '10,20p'", { path: 'x.py' }],
-    ["sed -n '120,180p' a.py", { path: 'a.py', firstLine: 120 }],
-    ['head -n 50 f.py', { path: 'f.py' }],
+    // a command that names which lines is a window the agent chose (range), from line 1 too
+    ['nl -ba django/forms/models.py | head -n 100', { path: 'django/forms/models.py', range: true }],
+    ["nl -ba x.py | sed -n '10,20p'", { path: 'x.py', range: true }],
+    ["sed -n '120,180p' a.py", { path: 'a.py', firstLine: 120, range: true }],
+    ["sed -n '1,843p' a.py", { path: 'a.py', range: true }],
+    ['head -n 50 f.py', { path: 'f.py', range: true }],
   ])('%s is a read', (command, read) => {
     expect(fileReadOf(command)).toEqual(read);
   });
