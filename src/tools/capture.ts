@@ -256,16 +256,38 @@ export class HeadAndTail {
   }
 }
 
-/** A head up to its last line end (a head without one is kept as it is). */
+/** A head up to its last line end (a head without one up to its last whole UTF-8 character). */
 function toLastLineEnd(head: Buffer): Buffer {
   const nl = head.lastIndexOf(10);
-  return nl >= 0 ? head.subarray(0, nl + 1) : head;
+  return nl >= 0 ? head.subarray(0, nl + 1) : head.subarray(0, utf8End(head));
 }
 
-/** A tail from the start of its first whole line (a tail without a line end before its last byte is kept as it is). */
+/** A tail from the start of its first whole line (a tail without a line end before its last byte from its first UTF-8 character). */
 function fromFirstLineStart(tail: Buffer): Buffer {
   const nl = tail.indexOf(10);
-  return nl >= 0 && nl < tail.length - 1 ? tail.subarray(nl + 1) : tail;
+  return nl >= 0 && nl < tail.length - 1 ? tail.subarray(nl + 1) : tail.subarray(utf8Start(tail));
+}
+
+// A cut inside one long line must not split a UTF-8 character: the whole output would then not be
+// valid UTF-8 and be read as Latin-1 (every non-ASCII character shown as two or three others).
+const isContinuation = (byte: number) => (byte & 0xc0) === 0x80;
+
+/** Where the last UTF-8 character of `buf` that is cut short begins (the length when none is). */
+function utf8End(buf: Buffer): number {
+  for (let i = buf.length - 1; i >= Math.max(0, buf.length - 4); i--) {
+    const b = buf[i];
+    if (isContinuation(b)) continue;
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return i + size > buf.length ? i : buf.length;
+  }
+  return buf.length;
+}
+
+/** Past the continuation bytes `buf` starts with (at most 3: more is not UTF-8, kept as it is). */
+function utf8Start(buf: Buffer): number {
+  let i = 0;
+  while (i < 3 && i < buf.length && isContinuation(buf[i])) i++;
+  return i < buf.length && isContinuation(buf[i]) ? 0 : i;
 }
 
 /** What was piped in, kept as HeadAndTail keeps it, and how many bytes came in all. */

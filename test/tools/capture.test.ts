@@ -3,6 +3,8 @@
  * exit status as a shell reports it, and bounds (a byte cap, a time limit) that hold whatever the
  * command does. Work is bounded by counting bytes, never by the clock.
  */
+
+import { isUtf8 } from 'node:buffer';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,5 +121,18 @@ describe('captureStream', () => {
     const text = r.output.toString();
     expect(text.startsWith(`${'z'.repeat(372)}\n[skim: `)).toBe(true);
     expect(text.endsWith(')]\nend\n')).toBe(true);
+  });
+
+  it('one long line is cut between UTF-8 characters, never inside one, so the output stays valid UTF-8', async () => {
+    // 'a' then 3-byte characters: (1,000 - 256) / 2 = 372 bytes fall inside the 124th '€' each way
+    for (const lead of ['a', 'ab', '']) {
+      const input = Buffer.from(`${lead}${'€'.repeat(2_000)}`);
+      const r = await captureStream(Readable.from([input]), 1_000);
+      expect(isUtf8(r.output)).toBe(true);
+      const [head, note, tail] = r.output.toString().split('\n');
+      expect(`${head}${tail}`).toMatch(new RegExp(`^${lead}€+$`));
+      expect(note).toMatch(/^\[skim: \d+ bytes of output not kept here/);
+      expect(Buffer.byteLength(head) + Buffer.byteLength(tail) + r.droppedBytes).toBe(input.length);
+    }
   });
 });
