@@ -95,7 +95,8 @@ async function fitToLimit(
     return first;
   const fitJob = { ...readRequest(scorer, { ...req, ratio: undefined, tokens: undefined, maxChars: chars }, policy), started: job.started };
   const fitted = await runStages(fitJob);
-  if (!fitted.doc || fitted.result.text.length >= first.result.text.length) return first;
+  // a fit that keeps no line (a line longer than the limit) shows less than the harness's cut would
+  if (!fitted.doc || fitted.result.text.length >= first.result.text.length || fitted.result.kept.length === 0) return first;
   const note = diagnostic(
     'fitted-to-limit',
     `pruned to fit the harness's output limit (${chars} characters shown whole): the lines that best match the goal hint; read a range for the rest`,

@@ -39,6 +39,13 @@ describe('fitting a read to the output limit', () => {
     });
   });
 
+  it('leaves a read to the harness when fitting it would keep no line (one minified line longer than the limit)', async () => {
+    const minified = `var a=1;${Array.from({ length: 2_000 }, (_, i) => `function f${i}(x){return x+${i};}`).join('')}\n`;
+    const r = await pruner.prune({ code: minified, path: 'app.min.js', query: 'What does f77 return?', outputLimit: 'mini-swe-agent' });
+    expect(r.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
+    expect(r.text).toBe(minified);
+  });
+
   it('fits to the request’s own fitChars', async () => {
     const r = await pruner.prune({ code: logging, path: 'logging.py', query, fitChars: 3_000 });
     expect(r.text.length).toBeLessThanOrEqual(3_000);
