@@ -87,6 +87,7 @@ async function pruneForAgent(
   try {
     const routed = await pruneToolOutput({
       text,
+      partial,
       command,
       query: flags.focus,
       task: taskOf(flags),
@@ -94,7 +95,6 @@ async function pruneForAgent(
       session,
       outputLimit: flags.outputLimit,
       fitChars: flags.fitChars,
-      partial,
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;

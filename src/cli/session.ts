@@ -6,7 +6,7 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
-import { fitCharsOf as fitCharsFor, limitAfter, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
+import { fitCharsOf as fitCharsFor, headChars, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
@@ -64,6 +64,14 @@ export function fitCharsOf(json = false, written = 0, env: NodeJS.ProcessEnv = c
   const spec = outputLimitOf(env);
   if (spec === undefined || json) return undefined;
   return Math.max(0, fitCharsFor(parseOutputLimit(spec)!) - written);
+}
+
+/**
+ * The limit as it applies to a part of the output that starts `written` characters in: what
+ * remains of its head (a head+tail cut's tail is not counted on: the total is not known yet).
+ */
+export function limitAfter(spec: string, written: number): string {
+  return `head:${Math.max(0, headChars(parseOutputLimit(spec)!) - written)}`;
 }
 
 /**

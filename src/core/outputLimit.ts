@@ -37,15 +37,6 @@ export function headChars(limit: OutputLimit): number {
   return limit.cut === 'head' ? limit.chars : Math.floor(limit.chars / 2);
 }
 
-/**
- * The limit as it applies to an answer that something follows in the tool result (skim's notes
- * and warnings), starting `written` characters in: what remains of its head. A head+tail cut's
- * tail is not counted on: what follows the answer moves it, by as much as it says.
- */
-export function limitAfter(spec: string, written: number): string {
-  return `head:${Math.max(0, headChars(parseOutputLimit(spec)!) - written)}`;
-}
-
 /** The fewest characters worth fitting an answer to: below them a fit would show markers only. */
 export const MIN_FIT_CHARS = 500;
 

@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
-import { fitCharsOf, limitAfter, parseOutputLimit } from '../core/outputLimit.js';
+import { fitCharsOf, headChars, parseOutputLimit } from '../core/outputLimit.js';
 import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
@@ -79,9 +79,10 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const session = new SessionMemory();
   const env = opts.env ?? process.env;
   const shared = opts.session !== undefined && env.SKIM_SESSION_STORE?.trim() ? opts.session : undefined;
-  // The notes after an answer are part of the tool result: only the head of a head+tail cut is
-  // sure to be shown as the answer has it; an answer is fitted to the whole limit.
-  const limit = opts.outputLimit ? { outputLimit: limitAfter(opts.outputLimit, 0), fitChars: fitCharsOf(parseOutputLimit(opts.outputLimit)!) } : {};
+  // The notes after an answer are part of the tool result and move the tail a head+tail cut shows:
+  // only its head counts as shown (as for the CLI); an answer is fitted to the whole limit.
+  const shownLimit = opts.outputLimit ? parseOutputLimit(opts.outputLimit) : null;
+  const limit = shownLimit ? { outputLimit: `head:${headChars(shownLimit)}`, fitChars: fitCharsOf(shownLimit) } : {};
   /** The agent said its context was compacted: the next read of a shared session forgets first. */
   let forgetShared = false;
   const prune: PruneFn = async (req) => {

@@ -39,13 +39,6 @@ describe('fitting a read to the output limit', () => {
     });
   });
 
-  it('leaves a read to the harness when fitting it would keep no line (one minified line longer than the limit)', async () => {
-    const minified = `var a=1;${Array.from({ length: 2_000 }, (_, i) => `function f${i}(x){return x+${i};}`).join('')}\n`;
-    const r = await pruner.prune({ code: minified, path: 'app.min.js', query: 'What does f77 return?', outputLimit: 'mini-swe-agent' });
-    expect(r.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
-    expect(r.text).toBe(minified);
-  });
-
   it('fits to the request’s own fitChars', async () => {
     const r = await pruner.prune({ code: logging, path: 'logging.py', query, fitChars: 3_000 });
     expect(r.text.length).toBeLessThanOrEqual(3_000);
@@ -74,5 +67,14 @@ describe('fitting a read to the output limit', () => {
     r.keepMask.forEach((k, i) => {
       if (lines[i] !== undefined && lines[i].trim() !== '') expect(session.hasSeen('logging.py', i + 1, lines[i])).toBe(k === 1);
     });
+  });
+});
+
+describe('a fit that keeps no line', () => {
+  it('leaves a read to the harness when fitting it would keep no line (one minified line longer than the limit)', async () => {
+    const minified = `var a=1;${Array.from({ length: 2_000 }, (_, i) => `function f${i}(x){return x+${i};}`).join('')}\n`;
+    const r = await pruner.prune({ code: minified, path: 'app.min.js', query: 'What does f77 return?', outputLimit: 'mini-swe-agent' });
+    expect(r.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
+    expect(r.text).toBe(minified);
   });
 });
