@@ -87,7 +87,7 @@ for await (const { rec } of readJsonRecords(args.cases!)) {
     if (answers[0].result.text.length < limit.chars) continue;
     for (const [v, routed] of answers.entries()) {
       const text = routed.result.text;
-      const kind = routed.via === 'read' ? (routed.read.firstLine ? 'window' : 'read') : 'output';
+      const kind = routed.via === 'read' ? (routed.read.range ? 'window' : 'read') : 'output';
       const t = by[v === 0 ? 'cut' : 'fit'][kind];
       const shown = visibleLineTexts(text);
       const keep = routed.result.keepMask;

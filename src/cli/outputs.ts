@@ -60,7 +60,7 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
   const { text, encoding, warning } = decodeInput(c.output);
   // written inside the session's read: what it records is kept only once the output was written whole
   const warnings = await withSession(flags, async (session) => {
-    const answer = await pruneForAgent({ text, encoding }, command, flags, extra, session);
+    const answer = await pruneForAgent({ text, encoding, partial: c.capped }, command, flags, extra, session);
     const all = [...(warning ? [warning] : []), ...answer.warnings, ...notes];
     if (flags.json) await writeOut(`${JSON.stringify({ ...answer.json, warnings: all, ...extra })}\n`);
     else await writeOut(answer.text, encoding);
@@ -71,7 +71,7 @@ export async function printOutput(c: Captured, command: string, flags: OutputFla
 
 /** The output pruned: as a read of one file when the command read one (the code pipeline), else by its shape; whole on any failure. */
 async function pruneForAgent(
-  { text, encoding }: { text: string; encoding: BufferEncoding },
+  { text, encoding, partial }: { text: string; encoding: BufferEncoding; partial: boolean },
   command: string,
   flags: OutputFlags,
   extra: Record<string, unknown>,
@@ -85,6 +85,7 @@ async function pruneForAgent(
   try {
     const routed = await pruneToolOutput({
       text,
+      partial,
       command,
       query: flags.focus,
       task: taskOf(flags),

@@ -96,13 +96,14 @@ async function readWithinLimit(scorer: Scorer, req: PruneRequest, policy: ReadGa
   const defaultMode = job.mode.kind === 'threshold' && job.mode.tau.kind === 'calibrated';
   if (defaultMode) {
     const filled = await fitted();
-    if (isFile(filled.doc)) return withFitNote(filled, chars);
+    // a fit that keeps no line (a line longer than the limit) shows less than the harness's cut would
+    if (isFile(filled.doc) && filled.result.kept.length > 0) return withFitNote(filled, chars);
     return runStages(job);
   }
   const first = await runStages(job);
   if (first.result.text.length <= chars || !isFile(first.doc)) return first;
   const second = await fitted();
-  return second.doc && second.result.text.length < first.result.text.length ? withFitNote(second, chars) : first;
+  return second.doc && second.result.text.length < first.result.text.length && second.result.kept.length > 0 ? withFitNote(second, chars) : first;
 }
 
 function withFitNote(r: { result: PruneResult; doc: Document | null }, chars: number): { result: PruneResult; doc: Document | null } {

@@ -27,12 +27,15 @@ export interface ToolOutputRequest {
   encoding?: 'latin1';
   /** false: outputs fold by their rules alone, without the learned judgement of plain lines. */
   judge?: false;
+  /** The text is not all the command printed (a capture dropped its middle): not a file's lines, so never pruned as a read. */
+  partial?: boolean;
 }
 
 export type ToolOutputResult = { via: 'read'; read: FileRead; result: PruneResult } | { via: 'output'; result: OutputResult };
 
 export async function pruneToolOutput(req: ToolOutputRequest, prunePipeline: typeof prune = prune): Promise<ToolOutputResult> {
-  const read = fileReadOf(req.command);
+  // past a dropped middle the lines are not the file's: markers would name the wrong file lines
+  const read = req.partial ? null : fileReadOf(req.command);
   if (read)
     return {
       via: 'read',

@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
+import { fitBudget, headChars, parseOutputLimit } from '../core/outputLimit.js';
 import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
@@ -78,17 +79,23 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   const session = new SessionMemory();
   const env = opts.env ?? process.env;
   const shared = opts.session !== undefined && env.SKIM_SESSION_STORE?.trim() ? opts.session : undefined;
-  const limit = opts.outputLimit ? { outputLimit: opts.outputLimit } : {};
+  // The notes after an answer are part of the tool result and move the tail a head+tail cut shows:
+  // only its head counts as shown (as for the CLI); a read the client would cut is fitted to the
+  // whole limit, one it shows whole is not.
+  const shownLimit = opts.outputLimit ? parseOutputLimit(opts.outputLimit) : null;
+  const fit = opts.outputLimit ? fitBudget({ outputLimit: opts.outputLimit }) : null;
+  const limitFor = (code: string) =>
+    shownLimit ? { outputLimit: `head:${headChars(shownLimit)}`, fitChars: fit && code.length >= fit.cutFrom ? fit.chars : 0 } : {};
   /** The agent said its context was compacted: the next read of a shared session forgets first. */
   let forgetShared = false;
   const prune: PruneFn = async (req) => {
-    if (shared === undefined) return opts.prune({ ...req, session, ...limit });
+    if (shared === undefined) return opts.prune({ ...req, session, ...limitFor(req.code) });
     const read = await beginSessionRead(shared, (msg) => log(`skim mcp: ${msg}`), env);
-    if (!read) return opts.prune({ ...req, ...limit });
+    if (!read) return opts.prune({ ...req, ...limitFor(req.code) });
     try {
       if (forgetShared) read.memory.forget();
       forgetShared = false;
-      const result = await opts.prune({ ...req, session: read.memory, ...limit });
+      const result = await opts.prune({ ...req, session: read.memory, ...limitFor(req.code) });
       await read.commit();
       return result;
     } catch (err) {

@@ -216,6 +216,8 @@ export class HeadAndTail {
   private headLength = 0;
   private readonly tail: Buffer[] = [];
   private tailLength = 0;
+  /** The last byte before the tail window (of the head, or of the chunks dropped from the window). */
+  private beforeWindow: number | undefined;
   private printed = 0;
   private readonly headMax: number;
   /** The tail window holds what follows the head in an output that is not capped. */
@@ -238,7 +240,11 @@ export class HeadAndTail {
     if (rest.length === 0) return;
     this.tail.push(rest);
     this.tailLength += rest.length;
-    while (this.tail.length > 1 && this.tailLength - this.tail[0].length >= this.windowMax) this.tailLength -= this.tail.shift()!.length;
+    while (this.tail.length > 1 && this.tailLength - this.tail[0].length >= this.windowMax) {
+      const dropped = this.tail.shift()!;
+      this.tailLength -= dropped.length;
+      this.beforeWindow = dropped[dropped.length - 1];
+    }
   }
 
   result(): Captured {
@@ -248,7 +254,9 @@ export class HeadAndTail {
     // a head cut back to its last line end, a tail from its first line start: no line (nor UTF-8 character) is shown cut
     const tailMax = Math.max(0, this.maxBytes - NOTE_ROOM - this.headMax);
     const shownHead = toLastLineEnd(head);
-    const shownTail = fromFirstLineStart(window.subarray(Math.max(0, window.length - tailMax)));
+    const start = Math.max(0, window.length - tailMax);
+    const before = start > 0 ? window[start - 1] : (this.beforeWindow ?? head[head.length - 1]);
+    const shownTail = fromFirstLineStart(window.subarray(start), before === 10);
     const droppedBytes = this.printed - shownHead.length - shownTail.length;
     const opening = shownHead.length > 0 && shownHead.at(-1) !== 10 ? '\n' : '';
     const note = Buffer.from(`${opening}${droppedNote(droppedBytes, formatLimit(this.maxBytes))}\n`);
@@ -256,16 +264,43 @@ export class HeadAndTail {
   }
 }
 
-/** A head up to its last line end (a head without one is kept as it is). */
+/** A head up to its last line end (a head without one up to its last whole UTF-8 character). */
 function toLastLineEnd(head: Buffer): Buffer {
   const nl = head.lastIndexOf(10);
-  return nl >= 0 ? head.subarray(0, nl + 1) : head;
+  return nl >= 0 ? head.subarray(0, nl + 1) : head.subarray(0, utf8End(head));
 }
 
-/** A tail from the start of its first whole line (a tail without a line end before its last byte is kept as it is). */
-function fromFirstLineStart(tail: Buffer): Buffer {
+/**
+ * A tail from the start of its first whole line: itself when it starts one (`atLineStart`), else
+ * after its first line end (a tail without a line end before its last byte from its first UTF-8
+ * character).
+ */
+function fromFirstLineStart(tail: Buffer, atLineStart: boolean): Buffer {
+  if (atLineStart) return tail;
   const nl = tail.indexOf(10);
-  return nl >= 0 && nl < tail.length - 1 ? tail.subarray(nl + 1) : tail;
+  return nl >= 0 && nl < tail.length - 1 ? tail.subarray(nl + 1) : tail.subarray(utf8Start(tail));
+}
+
+// A cut inside one long line must not split a UTF-8 character: the whole output would then not be
+// valid UTF-8 and be read as Latin-1 (every non-ASCII character shown as two or three others).
+const isContinuation = (byte: number) => (byte & 0xc0) === 0x80;
+
+/** Where the last UTF-8 character of `buf` that is cut short begins (the length when none is). */
+function utf8End(buf: Buffer): number {
+  for (let i = buf.length - 1; i >= Math.max(0, buf.length - 4); i--) {
+    const b = buf[i];
+    if (isContinuation(b)) continue;
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return i + size > buf.length ? i : buf.length;
+  }
+  return buf.length;
+}
+
+/** Past the continuation bytes `buf` starts with (at most 3: more is not UTF-8, kept as it is). */
+function utf8Start(buf: Buffer): number {
+  let i = 0;
+  while (i < 3 && i < buf.length && isContinuation(buf[i])) i++;
+  return i < buf.length && isContinuation(buf[i]) ? 0 : i;
 }
 
 /** What was piped in, kept as HeadAndTail keeps it, and how many bytes came in all. */

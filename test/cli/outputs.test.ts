@@ -235,6 +235,25 @@ describe('skim prune --batch', () => {
     expect(second.text).toMatch(/lines as in the previous run of this command omitted/);
     expect(bad).toEqual({ id: 3, error: `line 3: ratio: not for a command's output (a request with "command" and no "path" is one)` });
   });
+
+  it('SKIM_OUTPUT_LIMIT is the default limit of command lines as of file lines: a repeat folds only what the limit showed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
+    const write = (name: string, extra: Record<string, unknown>) => {
+      const line = (id: number) => JSON.stringify({ id, code: RUN, command: 'pytest -v', query: QUERY, session: name, ...extra });
+      writeFileSync(path.join(dir, name), `${line(1)}\n${line(2)}\n`);
+      return path.join(dir, name);
+    };
+    const results = async (file: string, env: Record<string, string> = {}) =>
+      (await skim(['prune', '--batch', file], { env })).stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).text);
+    const own = await results(write('own', { outputLimit: 'head:600' }));
+    const fromEnv = await results(write('env', {}), { SKIM_OUTPUT_LIMIT: 'head:600' });
+    const unlimited = await results(write('none', {}));
+    expect(own[1]).not.toBe(unlimited[1]);
+    expect(fromEnv).toEqual(own);
+  });
 });
 
 describe('a command that reads one file', () => {

@@ -124,3 +124,12 @@ describe('fitting reads that come as command outputs and requests', () => {
     expect(() => outputRequestOf({ code: 'x\n', command: 'pytest', fitChars: 2_000 })).toThrow(/fitChars: not for a command's output/);
   });
 });
+
+describe('a fit that keeps no line', () => {
+  it('leaves a read to the harness when fitting it would keep no line (one minified line longer than the limit)', async () => {
+    const minified = `var a=1;${Array.from({ length: 2_000 }, (_, i) => `function f${i}(x){return x+${i};}`).join('')}\n`;
+    const r = await pruner.prune({ code: minified, path: 'app.min.js', query: 'What does f77 return?', outputLimit: 'mini-swe-agent' });
+    expect(r.diagnostics.map((d) => d.code)).not.toContain('fitted-to-limit');
+    expect(r.text).toBe(minified);
+  });
+});

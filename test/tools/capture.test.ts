@@ -3,6 +3,8 @@
  * exit status as a shell reports it, and bounds (a byte cap, a time limit) that hold whatever the
  * command does. Work is bounded by counting bytes, never by the clock.
  */
+
+import { isUtf8 } from 'node:buffer';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,10 +116,31 @@ describe('captureStream', () => {
     expect(all.output.toString()).toBe(chunks.join(''));
   });
 
+  it('a tail that starts exactly at a line start keeps that line', async () => {
+    // (10,000 - 256) / 2 = 4,872 bytes of tail: the last 8 lines of 609 bytes, whole
+    const chunks = Array.from({ length: 64 }, (_, i) => Buffer.from(`${String(i).padStart(3, '0')} ${'t'.repeat(604)}\n`));
+    const r = await captureStream(Readable.from(chunks), 10_000);
+    expect(r.output.toString().endsWith(chunks.slice(56).join(''))).toBe(true);
+    expect(r.droppedBytes).toBe(64 * 609 - 8 * 609 - 8 * 609);
+  });
+
   it('a head without a line end keeps its bytes, and the note starts a line of its own', async () => {
     const r = await captureStream(Readable.from([Buffer.from('z'.repeat(5_000)), Buffer.from('\nend\n')]), 1_000);
     const text = r.output.toString();
     expect(text.startsWith(`${'z'.repeat(372)}\n[skim: `)).toBe(true);
     expect(text.endsWith(')]\nend\n')).toBe(true);
+  });
+
+  it('one long line is cut between UTF-8 characters, never inside one, so the output stays valid UTF-8', async () => {
+    // 'a' then 3-byte characters: (1,000 - 256) / 2 = 372 bytes fall inside the 124th '€' each way
+    for (const lead of ['a', 'ab', '']) {
+      const input = Buffer.from(`${lead}${'€'.repeat(2_000)}`);
+      const r = await captureStream(Readable.from([input]), 1_000);
+      expect(isUtf8(r.output)).toBe(true);
+      const [head, note, tail] = r.output.toString().split('\n');
+      expect(`${head}${tail}`).toMatch(new RegExp(`^${lead}€+$`));
+      expect(note).toMatch(/^\[skim: \d+ bytes of output not kept here/);
+      expect(Buffer.byteLength(head) + Buffer.byteLength(tail) + r.droppedBytes).toBe(input.length);
+    }
   });
 });

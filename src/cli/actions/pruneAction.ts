@@ -182,7 +182,10 @@ async function runBatch(pruner: Pruner, file: string, flags: PruneFlags): Promis
         // a command's output (`command`, no `path`): pruneOutput with the session's output memory
         const { session: _id, id: _echo, ...fields } = req;
         const out = pruneOutput({
-          ...outputRequestOf({ ...fields, code, query: fields.query ?? flags.query, task: fields.task ?? taskOf(flags) }, `line ${lineNo}: `),
+          ...outputRequestOf(
+            { ...fields, code, query: fields.query ?? flags.query, task: fields.task ?? taskOf(flags), outputLimit: fields.outputLimit ?? outputLimitOf() },
+            `line ${lineNo}: `,
+          ),
           memory: session?.outputs,
         });
         await writeOut(JSON.stringify({ id, ...outputResultJson(out) }) + '\n');

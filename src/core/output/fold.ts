@@ -6,6 +6,7 @@
  * signal line, a relevant line and the last lines of the output never fold. Only runs that save
  * more than their marker costs become markers.
  */
+import { DROPPED_NOTE_RE } from './dropped.js';
 import { isBlank, shapeOf } from './lines.js';
 import { directoryOfEntries, testOutcomesLabel } from './shapes/index.js';
 import type { FoldReason, LineRole, OutputFold } from './types.js';
@@ -59,7 +60,8 @@ export function planFolds(o: FoldInput): OutputFold[] {
   const reason: (FoldReason | null)[] = new Array(n).fill(null);
   const label: (string | undefined)[] = new Array(n).fill(undefined);
   for (let i = 0; i < n; i++) {
-    if (o.seen?.[i]) {
+    // the note of a dropped middle says this output has a hole: shown however often it was shown before
+    if (o.seen?.[i] && !DROPPED_NOTE_RE.test(o.lines[i])) {
       reason[i] = 'seen';
       label[i] = o.seen[i];
     } else if (o.roles[i] === 'signal' || o.relevant[i]) continue;

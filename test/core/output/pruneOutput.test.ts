@@ -148,6 +148,19 @@ describe('pruneOutput', () => {
     expect(r.keepMask[201]).toBe(1);
   });
 
+  it('shows the dropped note again when the same long command runs again: it is never folded as seen', () => {
+    const memory = new OutputMemory();
+    const half = (from: number) => Array.from({ length: 30 }, (_, i) => `check ${from + i}: ${'parsed '.repeat((i % 4) + 1)}-> Symbol(x${i})`);
+    const note = droppedNote(123456789, '16 MiB');
+    const text = `${[...half(0), note, ...half(900000), 'done'].join('\n')}\n`;
+    for (let run = 1; run <= 3; run++) {
+      const r = pruneOutput({ text, command: 'python3 long.py', query: 'q', memory, judge: false });
+      if (run > 1) expect(r.folds.some((f) => f.reason === 'seen')).toBe(true);
+      expect(r.text.split('\n')).toContain(note);
+      expectHonest(text, r);
+    }
+  });
+
   it('keeps a line the question names even among lines that fold', () => {
     const r = pruneOutput({ text: pytestLog(300, -1), command: 'pytest -v', query: 'does test_case_77 still pass?' });
     expect(r.text).toContain('test_case_77 PASSED');
