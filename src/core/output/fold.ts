@@ -176,19 +176,25 @@ function unlikelyLabel(label: (string | undefined)[], from: number, to: number):
   return what === undefined ? undefined : `${n} of them ${what.replace(/ \(.*\)$/, '')}`;
 }
 
-/** Runs of plain lines of one shape: all but the first fold. */
+/**
+ * Runs of plain lines of one shape: all but the first fold. A line the session showed before is
+ * part of its run too (in the run again of a command, the previous run showed its example: were it
+ * left out of the run, each run of the command would start its fold one line later).
+ */
 function markSimilarRuns(o: FoldInput, reason: (FoldReason | null)[]): void {
   const n = o.lines.length;
+  const open = (k: number) => reason[k] === null || reason[k] === 'seen';
   let i = 0;
   while (i < n) {
-    if (reason[i] !== null || o.roles[i] !== 'plain' || isBlank(o.lines[i])) {
+    if (!open(i) || o.roles[i] !== 'plain' || isBlank(o.lines[i])) {
       i++;
       continue;
     }
     const shape = shapeOf(o.lines[i]);
     let j = i + 1;
-    while (j < n && o.roles[j] === 'plain' && shapeOf(o.lines[j]) === shape) j++;
-    if (j - i >= SIMILAR_RUN) for (let k = i + 1; k < j; k++) if (reason[k] === null && !o.relevant[k] && o.roles[k] !== 'signal') reason[k] = 'similar';
+    while (j < n && o.roles[j] === 'plain' && open(j) && shapeOf(o.lines[j]) === shape) j++;
+    // (a line shown before keeps its reason: a fold of such lines says where they were shown)
+    if (j - i >= SIMILAR_RUN) for (let k = i + 1; k < j; k++) if (reason[k] === null && !o.relevant[k]) reason[k] = 'similar';
     i = j;
   }
 }

@@ -161,6 +161,15 @@ describe('pruneOutput', () => {
     }
   });
 
+  it('a command run again folds its alike lines as before: the fold does not start one line later each run', () => {
+    const text = ['start of run', ...Array.from({ length: 60 }, (_, i) => `processing record number ${i} of the batch: ok`), 'done: 60 records', ''].join('\n');
+    const memory = new OutputMemory();
+    const runs = [1, 2, 3].map(() => pruneOutput({ text, command: 'python run.py', memory, judge: false }).text);
+    expect(runs[0]).toMatch(/58 more lines like the one above omitted \(3-60\)/);
+    expect(runs[1]).toBe(runs[0]);
+    expect(runs[2]).toBe(runs[0]);
+  });
+
   it('keeps a line the question names even among lines that fold', () => {
     const r = pruneOutput({ text: pytestLog(300, -1), command: 'pytest -v', query: 'does test_case_77 still pass?' });
     expect(r.text).toContain('test_case_77 PASSED');
