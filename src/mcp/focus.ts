@@ -64,8 +64,10 @@ export async function focus(prune: PruneFn, output: string, question: string | u
   else if (seen > 0) verdict = `none of the ${unseen} lines not shown before looked relevant to the question, so they were omitted; ${anyway}`;
   else verdict = `nothing here looked relevant to the question (relevance ${r.score.toFixed(2)}), so all ${r.keepMask.length} lines were omitted; ${anyway}`;
   opts.notes.push(`[skim: ${verdict}${reread}]`);
-  // the read policy's doubts (a weak match, a read longer than it was fitted on) reach the agent too
-  for (const d of r.diagnostics) if (d.code === 'weak-match' || d.code === 'long-read') opts.notes.push(`[skim: ${d.message}]`);
+  // the read policy's doubts (a weak match, a read longer than it was fitted on) and a fit to the
+  // client's limit reach the agent too
+  const told = new Set(['weak-match', 'long-read', 'fitted-to-limit']);
+  for (const d of r.diagnostics) if (told.has(d.code)) opts.notes.push(`[skim: ${d.message}]`);
   return withNewline(r.text);
 }
 

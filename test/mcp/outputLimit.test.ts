@@ -84,6 +84,7 @@ describe('skim mcp with an output limit', { shuffle: false }, () => {
     expect(requests.at(-1)!.code.length).toBeGreaterThan(20_000);
     // fitted to 19,000 characters, not to the head alone
     expect(requests.at(-1)!.fitChars).toBe(19_000);
+    expect(result).toMatch(/\[skim: pruned to fit the harness's output limit \(19000 characters shown whole\)/);
     expect(result.length).toBeGreaterThan(15_000);
     expect(result.length).toBeLessThan(20_000);
   });
