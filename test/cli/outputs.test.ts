@@ -50,6 +50,10 @@ describe('skim run', () => {
     const lines = RUN.split(/(?<=\n)/);
     expect(shown.stdout).toBe(lines.slice(Number(a) - 1, Number(b)).join(''));
     expect((await skim(['show', handle], { env })).stdout).toBe(RUN);
+    // a range past the end: what there is, and a warning that says so
+    const past = await skim(['show', `${handle}:${a}-99999`], { env });
+    expect([past.status, past.stdout]).toEqual([0, lines.slice(Number(a) - 1).join('')]);
+    expect(past.stderr).toBe(`skim: warning: output ${handle} has ${lines.length} lines: lines ${a}-${lines.length} shown\n`);
     // the same command again: what the agent was shown before is folded as such
     const again = await skim(['run', '--focus', QUERY, '-c', REPLAY], { env });
     expect(again.stdout).toMatch(/lines as in the previous run of this command omitted/);

@@ -57,7 +57,10 @@ async function fromDisk(id: string, handle: string, range: LineRange | undefined
   try {
     if (!must && !read.memory.outputs.get(handle)) return false;
     const stored = findStoredOutput(read.memory.outputs, handle, `session ${id}`);
-    await writeOut(storedLines(stored, range).text, stored.encoding);
+    const shown = storedLines(stored, range);
+    await writeOut(shown.text, stored.encoding);
+    // the bytes on stdout are the output's own: a range cut to its end is said on stderr
+    if (range && shown.to < range.to) warn(`output ${handle} has ${shown.lines} lines: lines ${shown.from}-${shown.to} shown`);
     return true;
   } finally {
     await read.commit(); // it recorded nothing: this only ends the read
