@@ -58,14 +58,16 @@ export function shownLimitOf(json = false, env: NodeJS.ProcessEnv = cliIO().env)
 /**
  * What a command of this CLI fits an answer of `length` characters to (the request's `fitChars`):
  * when the harness would cut it (SKIM_OUTPUT_LIMIT, counting what the command printed before,
- * `written`), what the limit shows whole less room for skim's warnings and what came before; else
- * 0, no fitting. Nothing for a `--json` answer, which a program reads whole.
+ * `written`), what the limit shows whole less room for skim's warnings and what came before, shared
+ * with the files still to print after it (`filesLeft`, this one included); else 0, no fitting.
+ * Nothing for a `--json` answer, which a program reads whole.
  */
-export function fitCharsOf(length: number, { json = false, written = 0 } = {}, env: NodeJS.ProcessEnv = cliIO().env): number | undefined {
+export function fitCharsOf(length: number, { json = false, written = 0, filesLeft = 1 } = {}, env: NodeJS.ProcessEnv = cliIO().env): number | undefined {
   const spec = outputLimitOf(env);
   if (spec === undefined || json) return undefined;
   const fit = fitBudget({ outputLimit: spec });
-  const room = fit ? fit.chars - written : 0;
+  // several files share what is left: this one and the ones after it
+  const room = fit ? Math.floor((fit.chars - written) / filesLeft) : 0;
   // too little room left to choose lines in (MIN_FIT_CHARS): the harness's cut, as without a limit
   return fit && written + length >= fit.cutFrom && room >= MIN_FIT_CHARS ? room : 0;
 }

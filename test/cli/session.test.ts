@@ -235,6 +235,13 @@ describe('skim cat --session records only what reached the agent', () => {
     expect(both.stdout).toContain(`==> ${small} <==`);
     expect(both.stderr).toMatch(/to fit/);
     expect(both.stdout.length + both.stderr.length).toBeLessThan(10_000);
+    // three long files share the limit: each is fitted to its part, and the whole answer fits
+    const copies = [1, 2, 3].map((k) => path.join(dir, `copy${k}.py`));
+    for (const c of copies) writeFileSync(c, readFileSync(EXAMPLE));
+    const three = await skim(['cat', ...copies, '--focus', 'Where are the caplog records replaced instead of cleared?'], e);
+    for (const c of copies) expect(three.stdout).toContain(`==> ${c} <==`);
+    expect(three.stderr.match(/to fit/g)?.length).toBe(3);
+    expect(three.stdout.length + three.stderr.length).toBeLessThan(10_000);
     // --json answers are read by programs, whole
     const json = await skim(['prune', EXAMPLE, '--query', 'Where are the caplog records replaced?', '--threshold', '0.000001', '--json'], e);
     expect(JSON.parse(json.stdout).text.length).toBeGreaterThan(10_000);

@@ -13,6 +13,9 @@ import { fitCharsOf, limitAfter, shownLimitOf, taskOf, withSession } from '../se
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
+/** Room for a file's note that it was fitted to the limit (its path aside, "skim: warning: ... pruned to fit ..."). */
+const FIT_NOTE_ROOM = 200;
+
 export function registerCat(program: Command): void {
   const cat = program
     .command('cat')
@@ -28,8 +31,14 @@ export function registerCat(program: Command): void {
           const task = taskOf(flags);
           const limit = shownLimitOf();
           let written = 0;
+          // skim's warnings on stderr: the harness reads them with the answer, and under its limit
+          let warned = 0;
+          const say = (message: string) => {
+            warned += `skim: warning: ${message}\n`.length;
+            warn(message);
+          };
           let status = 0;
-          for (const file of files) {
+          for (const [index, file] of files.entries()) {
             let text: string;
             let encoding: 'utf8' | 'latin1';
             let warning: string | undefined;
@@ -58,7 +67,11 @@ export function registerCat(program: Command): void {
               // a range the agent named: without --focus it is shown in full (src/core/ingest)
               window: flags.offset !== undefined || flags.limit !== undefined,
               outputLimit: limit && (files.length > 1 ? limitAfter(limit, written) : limit),
-              fitChars: fitCharsOf(numbered.length, { written }),
+              // what the limit leaves: less what was printed, and room for each later file's note of its fit
+              fitChars: fitCharsOf(numbered.length, {
+                written: written + warned + files.slice(index + 1).reduce((n, f) => n + f.length + FIT_NOTE_ROOM, 0),
+                filesLeft: files.length - index,
+              }),
               session,
             };
             if (!prunesRead(req, numbered)) {
@@ -67,9 +80,9 @@ export function registerCat(program: Command): void {
               continue;
             }
             // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
-            if (warning) warn(`${file}: ${warning}`);
-            const read = await readForAgent(pruner.prune, req, { onFailure: (message) => warn(`${file}: ${message}`) });
-            for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') warn(`${file}: ${d.message}`);
+            if (warning) say(`${file}: ${warning}`);
+            const read = await readForAgent(pruner.prune, req, { onFailure: (message) => say(`${file}: ${message}`) });
+            for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') say(`${file}: ${d.message}`);
             await writeOut(read.text, encoding);
             written += read.text.length;
           }
