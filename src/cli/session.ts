@@ -6,7 +6,7 @@
  * long output. A shell recipe sets them once per run.
  */
 import { SkimError } from '../core/errors.js';
-import { fitBudget, headChars, MIN_FIT_CHARS, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
+import { fitCharsFor, limitAfter, OUTPUT_LIMIT_HELP, parseOutputLimit } from '../core/outputLimit.js';
 import type { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
 import { cliIO, warn } from './io.js';
@@ -65,19 +65,7 @@ export function shownLimitOf(json = false, env: NodeJS.ProcessEnv = cliIO().env)
 export function fitCharsOf(length: number, { json = false, written = 0, filesLeft = 1 } = {}, env: NodeJS.ProcessEnv = cliIO().env): number | undefined {
   const spec = outputLimitOf(env);
   if (spec === undefined || json) return undefined;
-  const fit = fitBudget({ outputLimit: spec });
-  // several files share what is left: this one and the ones after it
-  const room = fit ? Math.floor((fit.chars - written) / filesLeft) : 0;
-  // too little room left to choose lines in (MIN_FIT_CHARS): the harness's cut, as without a limit
-  return fit && written + length >= fit.cutFrom && room >= MIN_FIT_CHARS ? room : 0;
-}
-
-/**
- * The limit as it applies to a part of the output that starts `written` characters in: what
- * remains of its head (a head+tail cut's tail is not counted on: the total is not known yet).
- */
-export function limitAfter(spec: string, written: number): string {
-  return `head:${Math.max(0, headChars(parseOutputLimit(spec)!) - written)}`;
+  return fitCharsFor(spec, length, { before: written, parts: filesLeft });
 }
 
 /**

@@ -45,7 +45,7 @@ export const MIN_FIT_CHARS = 500;
  * for what the tool result adds after the answer (skim's warnings on stderr, a harness's notes):
  * 5% of the limit, at least 200 characters.
  */
-export function fitCharsOf(limit: OutputLimit): number {
+export function shownWholeChars(limit: OutputLimit): number {
   const room = Math.max(200, Math.ceil(limit.chars * 0.05));
   return Math.max(0, limit.chars - room);
 }
@@ -64,10 +64,32 @@ export interface FitBudget {
  */
 export function fitBudget(req: { fitChars?: number; outputLimit?: string }): FitBudget | null {
   const limit = req.outputLimit === undefined ? null : parseOutputLimit(req.outputLimit);
-  const chars = req.fitChars ?? (limit ? fitCharsOf(limit) : 0);
+  const chars = req.fitChars ?? (limit ? shownWholeChars(limit) : 0);
   if (chars < MIN_FIT_CHARS) return null;
   const cutFrom = req.fitChars !== undefined || !limit ? chars + 1 : limit.cut === 'head+tail' ? limit.chars : limit.chars + 1;
   return { chars, cutFrom };
+}
+
+/**
+ * The `fitChars` of an answer of `length` characters under the limit `spec`, for a tool that adds
+ * notes after its answer (and so records only the limit's head as shown): what the limit shows
+ * whole, less the `before` characters the tool result holds ahead of the answer, shared with the
+ * answers still to follow (`parts`, this one included); 0, no fitting, when the harness would not
+ * cut the result or too little is left to choose lines in.
+ */
+export function fitCharsFor(spec: string, length: number, { before = 0, parts = 1 } = {}): number {
+  const fit = fitBudget({ outputLimit: spec });
+  if (!fit) return 0;
+  const room = Math.floor((fit.chars - before) / parts);
+  return before + length >= fit.cutFrom && room >= MIN_FIT_CHARS ? room : 0;
+}
+
+/**
+ * The limit as it applies to a part of a tool result that starts `written` characters in, when
+ * what follows the answer moves a head+tail cut's tail: what remains of its head.
+ */
+export function limitAfter(spec: string, written: number): string {
+  return `head:${Math.max(0, headChars(parseOutputLimit(spec)!) - written)}`;
 }
 
 /** The character spans [start, end) of an output of `length` characters that the harness shows. */

@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { SkimError } from '../core/errors.js';
-import { fitBudget, headChars, parseOutputLimit } from '../core/outputLimit.js';
+import { fitCharsFor, limitAfter } from '../core/outputLimit.js';
 import { FIELD_RULES, REQUEST_FIELDS } from '../core/request.js';
 import { SessionMemory } from '../core/session/memory.js';
 import { beginSessionRead } from '../tools/sharedSession.js';
@@ -82,10 +82,8 @@ export async function createMcpServer(opts: McpOptions): Promise<SkimMcpServer> 
   // The notes after an answer are part of the tool result and move the tail a head+tail cut shows:
   // only its head counts as shown (as for the CLI); a read the client would cut is fitted to the
   // whole limit, one it shows whole is not.
-  const shownLimit = opts.outputLimit ? parseOutputLimit(opts.outputLimit) : null;
-  const fit = opts.outputLimit ? fitBudget({ outputLimit: opts.outputLimit }) : null;
-  const limitFor = (code: string) =>
-    shownLimit ? { outputLimit: `head:${headChars(shownLimit)}`, fitChars: fit && code.length >= fit.cutFrom ? fit.chars : 0 } : {};
+  const spec = opts.outputLimit;
+  const limitFor = (code: string) => (spec ? { outputLimit: limitAfter(spec, 0), fitChars: fitCharsFor(spec, code.length) } : {});
   /** The agent said its context was compacted: the next read of a shared session forgets first. */
   let forgetShared = false;
   const prune: PruneFn = async (req) => {

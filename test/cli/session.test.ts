@@ -15,6 +15,12 @@ const EXAMPLE = path.join(ROOT, 'examples/logging.py');
 /** Lines as `cat -n` prints them. */
 const numbered = (ls: string[]) => ls.map((l, k) => `${String(k + 1).padStart(6)}\t${l}\n`).join('');
 const SEEN = /# \.\.\. (\d+) lines? unchanged since an earlier read \((\d+)-(\d+)\)/;
+/** The "unchanged since an earlier read" markers of an output. */
+const seenMarkers = (stdout: string) =>
+  stdout
+    .split('\n')
+    .map((l) => SEEN.exec(l))
+    .filter((m) => m !== null);
 /** The built binary, for the tests that need processes of their own (concurrent reads, a pipe cut short). */
 const ARGS = [BIN];
 
@@ -256,21 +262,15 @@ describe('skim cat --session records only what reached the agent', () => {
     const first = await skim(['cat', file], e);
     const shownLines = first.stdout.slice(0, 3000).split('\n').length - 1;
     const again = await skim(['cat', file, ...Q], e);
-    const folded = again.stdout
-      .split('\n')
-      .map((l) => SEEN.exec(l))
-      .filter((m) => m !== null);
+    const folded = seenMarkers(again.stdout);
     expect(folded.length).toBeGreaterThan(0);
-    for (const m of folded) expect(Number(m![3])).toBeLessThanOrEqual(shownLines);
+    for (const m of folded) expect(Number(m[3])).toBeLessThanOrEqual(shownLines);
     // a head+tail cut: skim's warnings on stderr follow the read and move the tail, so only the head counts
     const cut = env(path.join(dir, 'store-cut'), { SKIM_SESSION: 'cut', SKIM_OUTPUT_LIMIT: 'head+tail:3000' });
     const headLines = (await skim(['cat', file], cut)).stdout.slice(0, 1500).split('\n').length - 1;
-    const foldedAfterCut = (await skim(['cat', file, ...Q], cut)).stdout
-      .split('\n')
-      .map((l) => SEEN.exec(l))
-      .filter((m) => m !== null);
+    const foldedAfterCut = seenMarkers((await skim(['cat', file, ...Q], cut)).stdout);
     expect(foldedAfterCut.length).toBeGreaterThan(0);
-    for (const m of foldedAfterCut) expect(Number(m![3])).toBeLessThanOrEqual(headLines);
+    for (const m of foldedAfterCut) expect(Number(m[3])).toBeLessThanOrEqual(headLines);
     // a JSON answer is not the text the limit measures: nothing of it counts as shown
     const json = env(path.join(dir, 'store-json'), { SKIM_SESSION: 'json', SKIM_OUTPUT_LIMIT: 'head:3000' });
     const pruned = await skim(['prune', file, '--query', 'Which function returns x plus three?', '--ratio', '2', '--json'], json);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fitBudget, fitCharsOf, MIN_FIT_CHARS, parseOutputLimit } from '../../src/core/outputLimit.js';
+import { fitBudget, MIN_FIT_CHARS, parseOutputLimit, shownWholeChars } from '../../src/core/outputLimit.js';
 import { createPruner } from '../../src/core/prune.js';
 import { pruneToolOutput } from '../../src/core/pruneToolOutput.js';
 import { outputRequestOf, withFileRead } from '../../src/core/request.js';
@@ -16,8 +16,8 @@ const query = 'Where are the caplog records replaced instead of cleared?';
 
 describe('fitting a read to the output limit', () => {
   it('what a limit shows whole: under it, less room for what follows the answer', () => {
-    expect(fitCharsOf(parseOutputLimit('mini-swe-agent')!)).toBe(9_500);
-    expect(fitCharsOf(parseOutputLimit('head:2000')!)).toBe(1_800);
+    expect(shownWholeChars(parseOutputLimit('mini-swe-agent')!)).toBe(9_500);
+    expect(shownWholeChars(parseOutputLimit('head:2000')!)).toBe(1_800);
     expect(fitBudget({})).toBeNull();
     // mini-swe-agent cuts an output of 10,000 characters or more; a head limit one over it
     expect(fitBudget({ outputLimit: 'mini-swe-agent' })).toEqual({ chars: 9_500, cutFrom: 10_000 });

@@ -5,11 +5,12 @@
  */
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
+import { limitAfter } from '../../core/outputLimit.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
 import { prunesRead, readForAgent } from '../../tools/readForAgent.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeErr, writeOut } from '../io.js';
-import { fitCharsOf, limitAfter, shownLimitOf, taskOf, withSession } from '../session.js';
+import { fitCharsOf, shownLimitOf, taskOf, withSession } from '../session.js';
 
 type CatFlags = PruneOptionFlags & { focus?: string; offset?: number; limit?: number };
 
