@@ -41,6 +41,20 @@ describe('skim run', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('a read of one file without --focus prints the file as cat does, without a warning about it', async () => {
+    const file = path.join(ROOT, 'examples/logging.py');
+    const env = { SKIM_SESSION_DIR: mkdtempSync(path.join(os.tmpdir(), 'skim-out-')), SKIM_SESSION: 'reads' };
+    for (const args of [
+      ['--', 'cat', file],
+      ['--', 'sed', '-n', '120,180p', file],
+    ]) {
+      const r = await skim(['run', ...args], { env });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(spawnSync(args[1], args.slice(2), { encoding: 'utf8' }).stdout);
+    }
+  });
+
   it('with a session, a marker names a handle that skim show expands to the exact lines; a repeat run folds what it showed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'skim-out-'));
     const env = { SKIM_SESSION_DIR: dir, SKIM_SESSION: 'run-1' };
