@@ -45,4 +45,4 @@ printf '%s\n' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
   | "$skim" mcp --root "$pkg" 2> /dev/null | grep -q '"read_file"'
-echo "pack smoke: the installed package ran help, prune, cat, grep, the daemon, run, show, out, bench and mcp"
+echo "pack smoke: the installed package loaded as a library (ESM and CommonJS) and ran help, prune, cat, grep, the daemon, run, show, out, bench and mcp"
