@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The package as a stranger gets it: `npm pack`, install the tarball into an empty folder, and run
-# every kind of command from there (help, prune, cat, grep, the daemon they start, run/show/out, one
+# every kind of command from there (the library from ESM and CommonJS, help, prune, cat, grep, the daemon they start, run/show/out, one
 # bench case, the MCP server's tool list). Run by CI after the tests; needs the npm registry for the
 # dependencies. Packs the build in dist/ as it is (CI's `npm ci` made it; without one, this builds
 # it first), so CI builds once.
@@ -22,6 +22,9 @@ pkg=./node_modules/skim-pruner
 q='Where are the caplog records replaced instead of cleared?'
 
 "$skim" --version
+# the library, from an ES module and from CommonJS
+node --input-type=module -e "import { prune } from 'skim-pruner'; await prune({ code: 'x = 1\\n', query: 'x?' });"
+node --input-type=commonjs -e "require('skim-pruner').prune({ code: 'x = 1\\n', query: 'x?' })"
 "$skim" --help > /dev/null
 "$skim" prune "$pkg/examples/logging.py" --query "$q" --ratio 4 | grep -q 'lines omitted'
 "$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'def reset'
@@ -42,4 +45,4 @@ printf '%s\n' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
   | "$skim" mcp --root "$pkg" 2> /dev/null | grep -q '"read_file"'
-echo "pack smoke: the installed package ran help, prune, cat, grep, the daemon, run, show, out, bench and mcp"
+echo "pack smoke: the installed package loaded as a library (ESM and CommonJS) and ran help, prune, cat, grep, the daemon, run, show, out, bench and mcp"

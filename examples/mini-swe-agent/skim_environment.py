@@ -6,8 +6,8 @@ and a session id) and hands the agent the pruned text: passing tests, progress n
 the agent was already shown fold into markers such as
     [skim: 150 lines of passed tests omitted (9-158); skim show 3fa2c1d9e0:9-158]
 With SKIM_SERVER and SKIM_SESSION in the agent's environment, that `skim show` command prints
-the omitted lines from the server. Standard library only; should skim be unreachable or refuse
-the request, the agent gets the output unchanged.
+the omitted lines from the server. For mini-swe-agent 2.x and 1.x. Standard library only;
+should skim be unreachable or refuse the request, the agent gets the output unchanged.
 
     env = SkimEnvironment(skim_url="http://127.0.0.1:8000", session=instance_id, task=problem_statement,
                           env={"SKIM_SERVER": "http://127.0.0.1:8000", "SKIM_SESSION": instance_id})
@@ -28,7 +28,8 @@ except ImportError:  # mini-swe-agent not installed: a stand-in with the same ex
         def __init__(self, *, cwd="", env=None, timeout=30):
             self.cwd, self.env, self.timeout = cwd, env or {}, timeout
 
-        def execute(self, command, cwd="", *, timeout=None):
+        def execute(self, action, cwd="", *, timeout=None):  # 2.x passes {"command": ...}, 1.x the command
+            command = action.get("command", "") if isinstance(action, dict) else action
             r = subprocess.run(command, shell=True, text=True, cwd=cwd or self.cwd or os.getcwd(), env=os.environ | self.env,
                                timeout=timeout or self.timeout, encoding="utf-8", errors="replace",
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -73,11 +74,15 @@ def thought_of(message):
 
 
 def skim_agent(agent_class):
-    """The agent class, handing each step's THOUGHT to the environment before its command runs."""
+    """The agent class, handing each step's THOUGHT to the environment before its commands run."""
 
     class SkimAgent(agent_class):
-        def execute_action(self, action):
-            self.env.thought = thought_of(action.get("content", ""))
+        def execute_actions(self, message):  # mini-swe-agent 2.x: a model message and its actions
+            self.env.thought = thought_of(message.get("content") or "")
+            return super().execute_actions(message)
+
+        def execute_action(self, action):  # mini-swe-agent 1.x: one parsed action
+            self.env.thought = thought_of(action.get("content") or "")
             return super().execute_action(action)
 
     return SkimAgent

@@ -96,7 +96,13 @@ async function pruneForAgent(
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;
-    return { text: r.text, warnings: r.warnings, json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result) };
+    // a read without a goal hint is printed as cat prints it: saying so is noise (as in skim cat)
+    const quiet = new Set(r.diagnostics.filter((d) => d.code === 'no-query').map((d) => d.message));
+    return {
+      text: r.text,
+      warnings: r.warnings.filter((w) => !quiet.has(w)),
+      json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result),
+    };
   } catch (err) {
     const r = wholeOutput(text, [`output not pruned (internal error: ${(err as Error)?.message ?? String(err)})`]);
     return { text: r.text, warnings: r.warnings, json: outputResultJson(r) };

@@ -26,7 +26,7 @@ import { isOutputRequest, outputRequestOf, sessionId, withFileRead } from '../co
 import type { PruneRequest } from '../core/types.js';
 import { createLogger } from '../log.js';
 import { VERSION } from '../version.js';
-import { DEFAULTS } from './defaults.js';
+import { CLIENT_KEY_HEADER, DEFAULTS } from './defaults.js';
 import { ClientGoneError, DeadlineError, OverloadedError, Semaphore, withDeadline } from './limits.js';
 import { rankDocuments } from './rank.js';
 import { type OutputBody, outputBodyOf, validateBody as parse, parseJsonText, requestOf } from './requests.js';
@@ -523,7 +523,6 @@ function clientSignal(c: Context): AbortSignal | undefined {
  * Whose session ids a request names: the client's key (the `X-Skim-Client` header), else its
  * network address. Two clients' sessions never mix, even under the same id.
  */
-export const CLIENT_KEY_HEADER = 'x-skim-client';
 function sessionNamespace(c: Context): string {
   const key = c.req.header(CLIENT_KEY_HEADER);
   return key ? `key:${key}` : `addr:${clientAddress(c)}`;

@@ -5,3 +5,9 @@ export const DEFAULTS = {
   maxConcurrent: 2,
   maxQueue: 64,
 };
+
+/**
+ * The header that names a client: sessions are kept per client, this key, else the client's
+ * address (`skim show --client` sends it too).
+ */
+export const CLIENT_KEY_HEADER = 'x-skim-client';

@@ -8,6 +8,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createPruner } from '../../src/index.js';
+import { createApp } from '../../src/server/app.js';
+import { listen } from '../../src/server/listen.js';
+import { inlineRunner } from '../../src/server/runner.js';
 import { BIN, runSkim } from '../helpers/cli.js';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -35,6 +39,20 @@ describe('skim run', () => {
     expect(r.stdout).toContain('=================== 1 failed, 150 passed');
     expect(r.stdout.length).toBeLessThan(RUN.length / 3);
     expect(r.stderr).toBe('');
+  });
+
+  it('a read of one file without --focus prints the file as cat does, without a warning about it', async () => {
+    const file = path.join(ROOT, 'examples/logging.py');
+    const env = { SKIM_SESSION_DIR: mkdtempSync(path.join(os.tmpdir(), 'skim-out-')), SKIM_SESSION: 'reads' };
+    for (const args of [
+      ['--', 'cat', file],
+      ['--', 'sed', '-n', '120,180p', file],
+    ]) {
+      const r = await skim(['run', ...args], { env });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(spawnSync(args[1], args.slice(2), { encoding: 'utf8' }).stdout);
+    }
   });
 
   it('with a session, a marker names a handle that skim show expands to the exact lines; a repeat run folds what it showed', async () => {
@@ -81,6 +99,31 @@ describe('skim run', () => {
     const unknown = await skim(['show', '0123456789'], { env: noServer });
     expect(unknown.status).toBe(66);
     expect(unknown.stderr).toMatch(/^skim: cannot reach skim serve at http:\/\/127\.0\.0\.1:9\//);
+  });
+
+  it('skim show --server asks as the harness client: a harness that sends X-Skim-Client names it in SKIM_CLIENT', async () => {
+    const app = createApp({ runner: inlineRunner(createPruner()), log: () => {} });
+    const server = await listen(app, '127.0.0.1', 0);
+    try {
+      // the harness posts the agent's output under its client key
+      const res = await fetch(`${server.url}/v1/prune`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-skim-client': 'platform-7' },
+        body: JSON.stringify({ code: RUN, command: 'python3 -m pytest -v test_records.py', query: QUERY, session: 'run-9' }),
+      });
+      const [, handle, a, b] = HANDLE.exec((await res.json()).text) ?? [];
+      const env = { SKIM_SERVER: server.url, SKIM_SESSION: 'run-9' };
+      const lines = RUN.split(/(?<=\n)/)
+        .slice(Number(a) - 1, Number(b))
+        .join('');
+      const shown = await skim(['show', `${handle}:${a}-${b}`], { env: { ...env, SKIM_CLIENT: 'platform-7' } });
+      expect([shown.status, shown.stdout]).toEqual([0, lines]);
+      expect((await skim(['show', `${handle}:${a}-${b}`, '--client', 'platform-7'], { env })).stdout).toBe(lines);
+      // another client's session of the same id is not this one
+      expect((await skim(['show', handle], { env: { ...env, SKIM_CLIENT: 'platform-8' } })).status).toBe(66);
+    } finally {
+      await server.close(1000);
+    }
   });
 
   it('skim run inside skim run, one session: the inner one prints the output whole, the outer prunes it once and shows the failure', async () => {

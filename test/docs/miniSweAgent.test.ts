@@ -83,6 +83,32 @@ print(json.dumps({"result": result, "thought": env.thought}))
     expect(unknown.status).toBe(66);
   }, 60_000);
 
+  it("hands the THOUGHT over with mini-swe-agent 2.x too, whose DefaultAgent runs a message's actions in execute_actions", () => {
+    const step = python(`
+from skim_environment import SkimEnvironment, skim_agent
+
+class DefaultAgent:  # mini-swe-agent 2.x: the model's message carries its parsed actions; env.execute takes each dict
+    def __init__(self, env):
+        self.env = env
+    def execute_actions(self, message):
+        return [self.env.execute(action) for action in message.get("extra", {}).get("actions", [])]
+
+env = SkimEnvironment(skim_url=${JSON.stringify(url)}, session="run-8", task="caplog.get_records() is emptied by caplog.clear()")
+agent = skim_agent(DefaultAgent)(env)
+message = {"role": "assistant",
+           "content": "THOUGHT: Why does test_clear_resets_records fail after caplog.clear()?\\n\\n\`\`\`mswea_bash_command\\ncat ${FIXTURE}\\n\`\`\`",
+           "extra": {"actions": [{"command": "cat ${FIXTURE}"}]}}
+results = agent.execute_actions(message)
+thought = env.thought
+agent.execute_actions({"role": "assistant", "content": None, "extra": {"actions": [{"command": "true"}]}})  # a tool call without text
+print(json.dumps({"results": results, "thought": thought, "after": env.thought}))
+`) as { results: { output: string }[]; thought: string; after: string };
+    expect(step.thought).toBe('Why does test_clear_resets_records fail after caplog.clear()?');
+    expect(step.after).toBe('');
+    expect(step.results[0].output).toContain('E       AssertionError: records taken before clear() were emptied by it');
+    expect(step.results[0].output.length).toBeLessThan(RUN.length / 3);
+  }, 60_000);
+
   it('with skim unreachable, the observation is the output as it was', () => {
     const result = python(`
 from skim_environment import SkimEnvironment

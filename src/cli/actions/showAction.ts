@@ -9,12 +9,14 @@
 import type { Command } from 'commander';
 import { SkimError } from '../../core/errors.js';
 import { findStoredOutput, type LineRange, parseHandleSpec, storedLines } from '../../core/output/stored.js';
+import { CLIENT_KEY_HEADER } from '../../server/defaults.js';
 import { beginSessionRead } from '../../tools/sharedSession.js';
 import { action, cliIO, warn, writeOut } from '../io.js';
 
 interface ShowFlags {
   session?: string;
   server?: string;
+  client?: string;
 }
 
 export function registerShow(program: Command): void {
@@ -24,6 +26,7 @@ export function registerShow(program: Command): void {
     .argument('<handle>', 'HANDLE or HANDLE:a-b, as the marker prints it')
     .option('--session <id>', 'the session the output was pruned in (default: $SKIM_SESSION)')
     .option('--server <url>', 'ask this skim serve for the session instead of the disk store (default: $SKIM_SERVER)')
+    .option('--client <key>', "the server's client key the harness sends as X-Skim-Client (default: $SKIM_CLIENT)")
     .action(
       action(async (spec: string, flags: ShowFlags) => {
         const { handle, range } = parseHandleSpec(spec);
@@ -31,8 +34,10 @@ export function registerShow(program: Command): void {
         if (!id) throw new SkimError('no session: name the one the output was kept in (--session ID or SKIM_SESSION)', 'EUSAGE');
         const server = nonEmpty(flags.server) ?? nonEmpty(cliIO().env.SKIM_SERVER);
         if (server) {
+          // the server keeps sessions per client: the harness's X-Skim-Client, else its address
+          const client = nonEmpty(flags.client) ?? nonEmpty(cliIO().env.SKIM_CLIENT);
           try {
-            return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined));
+            return writeOut(await fromServer(server, id, handle, range ? `${range.from}-${range.to}` : undefined, client));
           } catch (err) {
             // `skim run` and `skim out` in the agent's shell keep their outputs on disk, not on the
             // server: a handle the server does not have (or a server that does not answer) is
@@ -72,13 +77,13 @@ function nonEmpty(s: string | undefined): string | undefined {
 }
 
 /** GET /v1/outputs/HANDLE of a skim serve; its 404 is an unknown handle here too. */
-async function fromServer(base: string, session: string, handle: string, lines?: string): Promise<string> {
+async function fromServer(base: string, session: string, handle: string, lines?: string, client?: string): Promise<string> {
   const url = new URL(`v1/outputs/${encodeURIComponent(handle)}`, base.endsWith('/') ? base : `${base}/`);
   url.searchParams.set('session', session);
   if (lines) url.searchParams.set('lines', lines);
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+    res = await fetch(url, { signal: AbortSignal.timeout(30_000), ...(client ? { headers: { [CLIENT_KEY_HEADER]: client } } : {}) });
   } catch (err) {
     throw new SkimError(`cannot reach skim serve at ${base}: ${(err as Error).message}`, 'ENOINPUT');
   }

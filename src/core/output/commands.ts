@@ -9,6 +9,14 @@ export function withoutCd(command: string): string {
   return command.replace(/^\s*cd \S+ && /, '');
 }
 
+/**
+ * A command that prints the lines a marker stands for (`skim show HANDLE:a-b`): what the agent
+ * asked for by name, so its output is never folded again (it would name another marker to run).
+ */
+export function expandsMarker(command: string): boolean {
+  return /^\s*(?:\w+=\S*\s+)*(?:npx\s+)?skim\s+show\b/.test(withoutCd(command));
+}
+
 /** Commands that print an output of each kind (of a command without its `cd`). */
 export const COMMAND_PATTERNS = {
   test: /\bpytest\b|runtests\.py|bin\/test\b|-m unittest\b|\btox\b|manage\.py test\b|\b(jest|vitest|mocha)\b|\bgo test\b|\bcargo test\b/,

@@ -10,6 +10,7 @@ import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
 import { OUTPUT_LIMIT_HELP, type OutputLimit, parseOutputLimit, visibleSpans } from '../outputLimit.js';
 import { classifyLines } from './classify.js';
+import { expandsMarker } from './commands.js';
 import { type DetectedShape, detectShape } from './detect.js';
 import { type FoldInput, planFolds } from './fold.js';
 import { LINE_MODEL, unlikelyLines } from './lineModel.js';
@@ -37,6 +38,7 @@ export function pruneOutput(req: OutputRequest): OutputResult {
   const whole = (why?: string): OutputResult => remember(req, lines, wholeResult(req.text, lines.length, why), limit);
   if (req.text.length > MAX_OUTPUT_CHARS) return whole(`output over ${MAX_OUTPUT_CHARS} characters: not pruned`);
   if (req.text.includes('\0')) return whole('binary output: not pruned');
+  if (expandsMarker(command)) return whole();
   const short = lines.length < (req.minLines ?? MIN_OUTPUT_LINES);
   if (short && !req.memory) return whole();
   const shown = terminalLines(lines);

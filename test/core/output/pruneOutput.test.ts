@@ -277,6 +277,27 @@ describe('pruneOutput', () => {
     expect(named.text).toMatch(/ CHANGES$/m);
   });
 
+  it('prints what `skim show` expands whole: the lines a marker named are not folded into another marker', () => {
+    const memory = new OutputMemory();
+    const log = readFileSync(new URL('../../../examples/mini-swe-agent/pytest-caplog.txt', import.meta.url), 'utf8');
+    const run = pruneOutput({ text: log, command: 'python3 -m pytest -v test_records.py', query: 'Why does test_clear_resets_records fail?', memory });
+    const fold = run.folds.find((f) => f.label === 'passed tests');
+    expect(fold).toBeDefined();
+    const { from, to } = fold!;
+    const spec = `${run.handle}:${from}-${to}`;
+    expect(run.text).toContain(`skim show ${spec}`);
+    // the harness sends the output of the command the marker names back through skim
+    const expanded = `${log
+      .split('\n')
+      .slice(from - 1, to)
+      .join('\n')}\n`;
+    for (const command of [`skim show ${spec}`, `cd /repo && skim show ${spec}`, `SKIM_SESSION=run1 npx skim show ${spec}`]) {
+      const shown = pruneOutput({ text: expanded, command, query: 'Which tests passed?', memory });
+      expect(shown.text).toBe(expanded);
+      expect(shown.folds).toEqual([]);
+    }
+  });
+
   describe('a listing entry is its name under its directory', () => {
     // requests' modules: a source tree and its build copy list the same names
     const names = ['__init__.py', '__version__.py', '_internal_utils.py', 'adapters.py', 'api.py', 'auth.py', 'certs.py', 'compat.py', 'cookies.py'];
