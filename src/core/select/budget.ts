@@ -11,8 +11,10 @@ import type { Measure } from '../layout/measure.js';
 import type { Materialized, ScoredLines, Selection } from '../pipeline/types.js';
 import type { Repairer } from '../repair/repairer.js';
 import type { SegmentAnalysis } from '../syntax/analyse.js';
+import { countLineTokens } from '../tokens/count.js';
 import type { Document } from '../types.js';
 import { collapseAll } from './collapseAll.js';
+import { costAwareOrder } from './costOrder.js';
 import { nameMarkersWithinBudget } from './markerNames.js';
 import { openedPriorities, priorityOrder, selectByBudget } from './select.js';
 
@@ -21,6 +23,16 @@ import { openedPriorities, priorityOrder, selectByBudget } from './select.js';
  * (chosen on the commit val split and the held-back teacher slice: 2, 3 and 4 tie there).
  */
 const PEAK_WIDTH = 2;
+/**
+ * Budget order: keep probability per marginal cost^COST_GAMMA (./costOrder.ts), a marker costing
+ * MARKER_COST. Chosen on validation data only (held-back teacher queries, commits val, a third of
+ * the bug-report cases' gold files): γ 0.25-0.5 with 12-24 tokens lead; 0.5 / 24 keeps most of
+ * the bug reports' fix lines. γ 1 favours short lines too much.
+ */
+const COST_GAMMA = 0.5;
+const MARKER_COST = { tokens: 24, characters: 80 };
+/** How far past the budget the order weighs cost; beyond, lines follow by value (the search stops well before). */
+const ORDER_SPAN = 3;
 /** How many times the selection may shrink (x0.7) when its syntax fix would collapse a segment. */
 const MAX_SHRINK_ATTEMPTS = 6;
 /** When not even the best line fits: how many ranked lines to try one by one instead. */
@@ -41,7 +53,7 @@ export function selectWithinBudget(
   repairer: Repairer,
   diagnostics: Diagnostic[],
 ): Selection {
-  const ranking = rankLines(doc, scored);
+  const ranking = rankLines(doc, scored, analyses, budget);
   const found = longestFittingPrefix(doc, ranking, budget, repairer);
   if (!found) return { kind: 'selected', chosen: collapseAll(doc, analyses, budget, diagnostics) };
   const named = (chosen: Materialized): Selection => ({ kind: 'selected', chosen: nameMarkersWithinBudget(doc, chosen, budget) });
@@ -54,13 +66,26 @@ export function selectWithinBudget(
 
 /**
  * Input lines (not layout, not seen before) in the order budget mode spends on them. A lone
- * high-scoring line would cost its tokens plus a marker: it ranks with its better neighbour. Not
- * in grep fragments, where each line is a match of its own.
+ * high-scoring line would cost its tokens plus a marker: it ranks with its better neighbour (not
+ * in grep fragments, where each line is a match of its own). Then value per cost: a line in a
+ * scope already opened, next to a kept line, costs less than one that needs headers and a marker.
  */
-export function rankLines(doc: Document, scored: ScoredLines): number[] {
+export function rankLines(doc: Document, scored: ScoredLines, analyses: readonly SegmentAnalysis[], budget: Budget): number[] {
   const contiguous = doc.segments.filter((s) => s.contiguous).map((s) => s.lines);
   const ranked = openedPriorities(scored.probs, contiguous, (i) => isBlank(doc, i), PEAK_WIDTH);
-  return priorityOrder(ranked, scored.prior).filter((i) => doc.lines[i].segment !== -1 && !doc.seen?.[i]);
+  const eligible = priorityOrder(ranked, scored.prior).filter((i) => doc.lines[i].segment !== -1 && !doc.seen?.[i]);
+  const tokens = budget.measure.unit === 'tokens';
+  return costAwareOrder(doc, analyses, eligible, ranked, scored.prior, {
+    gamma: COST_GAMMA,
+    markerCost: tokens ? MARKER_COST.tokens : MARKER_COST.characters,
+    // the search never keeps more than fits (with headers and markers counted as the order does)
+    orderUpTo: ORDER_SPAN * budget.limit,
+    // as the line is rendered (its prefix too) with its terminator
+    lineCost: (i) => {
+      const { prefix, text } = doc.lines[i];
+      return tokens ? countLineTokens(prefix + text) : prefix.length + text.length + 1;
+    },
+  });
 }
 
 function isBlank(doc: Document, i: number): boolean {
