@@ -46,6 +46,7 @@ export function selectAboveThreshold(
   );
   // Lines the session has seen are never seeds (pinned ones are): what repair needs of them still comes back.
   for (let i = 0; i < seeds.length; i++) if (doc.seen?.[i] && probs[i] <= 1) seeds[i] = 0;
+  if (doc.shape === 'grep' && !seeds.includes(1)) seedBestMatches(doc, probs, seeds);
   let chosen = repairer.materialize(seeds);
   if (repairer.enabled) {
     const fixed = repairer.fix(chosen, seeds, null);
@@ -61,6 +62,20 @@ export function selectAboveThreshold(
     }
   }
   return { kind: 'selected', chosen, thresholdInfo };
+}
+
+/** A search output keeps at least this many of its best matches. */
+const SEARCH_FLOOR_LINES = 3;
+
+/**
+ * A search's output where no line reaches τ still shows its best matches: the agent asked for
+ * these lines by pattern, and a fold of every one of them leaves it nothing to go on (the matches
+ * of a search lack the code around them, so they score lower than the same lines in a file read).
+ */
+function seedBestMatches(doc: Document, probs: Float64Array, seeds: Uint8Array): void {
+  const candidates = doc.lines.map((_, i) => i).filter((i) => doc.lines[i].segment !== -1 && !doc.seen?.[i] && doc.lines[i].text.trim() !== '');
+  candidates.sort((a, b) => probs[b] - probs[a] || a - b);
+  for (const i of candidates.slice(0, SEARCH_FLOOR_LINES)) seeds[i] = 1;
 }
 
 /** τ as keep probability: the caller's, the caller's on the relative scale, or the calibrated one scaled by the read policy. */

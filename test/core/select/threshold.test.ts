@@ -45,3 +45,37 @@ describe('the relative threshold scale', () => {
     for (const r of [0.1, 0.5, 0.9]) expect(relativeScore(relativeTau(r, 0.01), 0.01)).toBeCloseTo(r);
   });
 });
+
+describe('search output where no line reaches τ', () => {
+  // `grep -rn 'self\.' json/` on Python's json package (an excerpt): the hooks are what was asked for
+  const grep = [
+    'json/decoder.py:36:        self.msg = msg',
+    'json/decoder.py:37:        self.doc = doc',
+    'json/decoder.py:38:        self.pos = pos',
+    'json/decoder.py:326:        self.object_hook = object_hook',
+    'json/decoder.py:327:        self.parse_float = parse_float or float',
+    'json/decoder.py:331:        self.object_pairs_hook = object_pairs_hook',
+    'json/decoder.py:344:        obj, end = self.raw_decode(s, idx=_w(s, 0).end())',
+    'json/encoder.py:148:        self.skipkeys = skipkeys',
+    'json/encoder.py:149:        self.ensure_ascii = ensure_ascii',
+    'json/encoder.py:250:            indent = self.indent',
+  ];
+  const low = [0.001, 0.001, 0.001, 0.009, 0.002, 0.008, 0.003, 0.001, 0.001, 0.004];
+
+  it('keeps its best matches instead of folding them all', async () => {
+    const s = await stagesThroughScore({ code: `${grep.join('\n')}\n`, query: 'Where does the decoder keep its hooks?', keepSmall: false }, frozenScorer(low));
+    expect(s.input.doc.shape).toBe('grep');
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer('threshold'));
+    if (sel.kind !== 'selected') throw new Error('whole');
+    const kept = [...sel.chosen.mask.keys()].filter((i) => sel.chosen.mask[i]);
+    // the three best of the decoder's matches (line 4 between two of them costs less than a
+    // marker); encoder.py's score far below the best file's and fold with their file
+    expect(kept).toEqual([3, 4, 5, 6]);
+  });
+
+  it('a file where no line reaches τ still folds whole', async () => {
+    const s = await stagesThroughScore({ code, query: 'q' }, frozenScorer(scores));
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.95 }, null, s.repairer('threshold'));
+    expect(sel.kind === 'selected' && sel.chosen.mask.includes(1)).toBe(false);
+  });
+});
