@@ -206,7 +206,14 @@ function grep(files: SourceFile[]): Shaped {
     }
   });
   const text = out.length ? `${out.join('\n')}\n` : '';
-  return { text, nos, file, paths: files.map((f) => f.path), req: {}, command: `grep -n${ctx ? ` -C ${ctx}` : ''} ${pat} ${files.map((f) => f.path).join(' ')}` };
+  return {
+    text,
+    nos,
+    file,
+    paths: files.map((f) => f.path),
+    req: {},
+    command: `grep -n${ctx ? ` -C ${ctx}` : ''} ${pat} ${files.map((f) => f.path).join(' ')}`,
+  };
 }
 
 /** `head -n N a b` / `tail` style `==> path <==` output. */
@@ -236,7 +243,23 @@ function multi(files: SourceFile[]): Shaped {
 // ---------------------------------------------------------------------------------------------
 // edge cases, applied to a source file before it is shaped
 
-const EDGES = ['none', 'none', 'none', 'none', 'crlf', 'tabs', 'no-eol', 'huge-line', 'unicode', 'blank-only', 'bom', 'small', 'mixed-eol', 'one-line', 'binary'] as const;
+const EDGES = [
+  'none',
+  'none',
+  'none',
+  'none',
+  'crlf',
+  'tabs',
+  'no-eol',
+  'huge-line',
+  'unicode',
+  'blank-only',
+  'bom',
+  'small',
+  'mixed-eol',
+  'one-line',
+  'binary',
+] as const;
 type Edge = (typeof EDGES)[number];
 
 function edged(f: SourceFile, edge: Edge): SourceFile {
@@ -368,7 +391,11 @@ function checkText(where: string, sh: Shaped, r: PruneResult, shown: Shown | nul
     }
     const m = MARKER_RE.exec(line);
     if (!m) {
-      fail('text: output line not the next input line', where, `out ${JSON.stringify(line.slice(0, 120))} vs in[${p + 1}] ${JSON.stringify((inFull[p] ?? '<end>').slice(0, 120))}`);
+      fail(
+        'text: output line not the next input line',
+        where,
+        `out ${JSON.stringify(line.slice(0, 120))} vs in[${p + 1}] ${JSON.stringify((inFull[p] ?? '<end>').slice(0, 120))}`,
+      );
       return null;
     }
     stats.markers++;
@@ -388,19 +415,25 @@ function checkText(where: string, sh: Shaped, r: PruneResult, shown: Shown | nul
     const grepShape = sh.command?.startsWith('grep') === true;
     if (wholeInput) {
       // named by input position
-    } else if (nos.length === 0) fail('marker: run of structural lines only', where, `${line.slice(0, 120)} hides ${JSON.stringify(run.map((i) => inFull[i]).slice(0, 3))}`);
+    } else if (nos.length === 0)
+      fail('marker: run of structural lines only', where, `${line.slice(0, 120)} hides ${JSON.stringify(run.map((i) => inFull[i]).slice(0, 3))}`);
     else {
       if (nos[0] !== a || nos[nos.length - 1] !== b)
-        fail('marker: range names the wrong lines', where, `${line.trim().slice(0, 120)}: hides file lines ${nos[0]}-${nos[nos.length - 1]} (input ${p + 1}-${p + count})`);
+        fail(
+          'marker: range names the wrong lines',
+          where,
+          `${line.trim().slice(0, 120)}: hides file lines ${nos[0]}-${nos[nos.length - 1]} (input ${p + 1}-${p + count})`,
+        );
       // a grep marker names the span of the lines it hides; those between were never in the input (docs/cli.md)
       if (!grepShape)
         for (let k = 1; k < nos.length; k++)
-        if (nos[k] !== nos[k - 1] + 1) {
-          fail('marker: run is not consecutive file lines', where, `${line.trim().slice(0, 120)}: ${nos[k - 1]} then ${nos[k]}`);
-          break;
-        }
+          if (nos[k] !== nos[k - 1] + 1) {
+            fail('marker: run is not consecutive file lines', where, `${line.trim().slice(0, 120)}: ${nos[k - 1]} then ${nos[k]}`);
+            break;
+          }
     }
-    if (m[2] !== undefined && files.size === 1 && sh.paths[[...files][0]] !== m[2]) fail('marker: wrong path', where, `${line.slice(0, 120)} vs ${sh.paths[[...files][0]]}`);
+    if (m[2] !== undefined && files.size === 1 && sh.paths[[...files][0]] !== m[2])
+      fail('marker: wrong path', where, `${line.slice(0, 120)} vs ${sh.paths[[...files][0]]}`);
     if (line.includes(SEEN_VERB)) {
       stats.seenMarkers++;
       if (!shown) fail('session: seen marker without a session', where, line.slice(0, 120));
@@ -449,7 +482,8 @@ function ranges(mask: Uint8Array, v: number): [number, number][] {
 const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
 
 function checkAccounting(where: string, sh: Shaped, r: PruneResult, mask: Uint8Array): void {
-  if (!same([...r.keepMask], [...mask])) fail('accounting: keepMask disagrees with the text', where, `${ranges(r.keepMask, 1).length} vs ${ranges(mask, 1).length} kept ranges`);
+  if (!same([...r.keepMask], [...mask]))
+    fail('accounting: keepMask disagrees with the text', where, `${ranges(r.keepMask, 1).length} vs ${ranges(mask, 1).length} kept ranges`);
   // kept/omitted may split a run where the answer's markers split it: compare the lines covered
   const cover = (rs: [number, number][]) => {
     const m = new Uint8Array(mask.length);
@@ -460,7 +494,11 @@ function checkAccounting(where: string, sh: Shaped, r: PruneResult, mask: Uint8A
   const o = cover(r.omitted);
   for (let i = 0; i < mask.length; i++)
     if (k[i] !== mask[i] || o[i] !== 1 - mask[i]) {
-      fail('accounting: kept/omitted disagree with the text', where, `input line ${i + 1}: text ${mask[i] ? 'kept' : 'omitted'}, kept ${k[i]}, omitted ${o[i]}`);
+      fail(
+        'accounting: kept/omitted disagree with the text',
+        where,
+        `input line ${i + 1}: text ${mask[i] ? 'kept' : 'omitted'}, kept ${k[i]}, omitted ${o[i]}`,
+      );
       break;
     }
   if (r.files) {
@@ -478,7 +516,12 @@ function checkAccounting(where: string, sh: Shaped, r: PruneResult, mask: Uint8A
       const got = { kept: new Set<number>(), omitted: new Set<number>() };
       for (const kind of ['kept', 'omitted'] as const) for (const [a, b] of fr[kind]) for (let i = a; i <= b; i++) got[kind].add(i);
       for (const kind of ['kept', 'omitted'] as const)
-        if (!same([...want[kind]].sort((x, y) => x - y), [...got[kind]].sort((x, y) => x - y)))
+        if (
+          !same(
+            [...want[kind]].sort((x, y) => x - y),
+            [...got[kind]].sort((x, y) => x - y),
+          )
+        )
           fail('accounting: files disagree with the text', where, `${sh.paths[f]} ${kind}: ${want[kind].size} lines in the text, ${got[kind].size} in files`);
     }
   }
@@ -486,7 +529,8 @@ function checkAccounting(where: string, sh: Shaped, r: PruneResult, mask: Uint8A
 
 function checkBudget(where: string, req: PruneRequest, r: PruneResult): void {
   const tokensOut = countTokens(r.text);
-  if (tokensOut !== r.tokensOut && !r.tokensEstimated) fail('accounting: tokensOut is not the answer\'s tokens', where, `${r.tokensOut} reported, ${tokensOut} counted`);
+  if (tokensOut !== r.tokensOut && !r.tokensEstimated)
+    fail("accounting: tokensOut is not the answer's tokens", where, `${r.tokensOut} reported, ${tokensOut} counted`);
   const lone = r.diagnostics.some((d) => d.code === 'budget-too-small' && /even for a marker/.test(d.message));
   const whole = r.text === req.code;
   const over = (what: string, got: number, limit: number) => {
@@ -499,7 +543,8 @@ function checkBudget(where: string, req: PruneRequest, r: PruneResult): void {
   if (req.tokens !== undefined) over('tokens', tokensOut, req.tokens);
   if (req.maxChars !== undefined) over('maxChars', r.text.length, req.maxChars);
   const fit = fitBudget(req);
-  if (fit && r.diagnostics.some((d) => d.code === 'fitted-to-limit')) over(req.fitChars !== undefined ? 'fitChars' : 'outputLimit fit', r.text.length, fit.chars);
+  if (fit && r.diagnostics.some((d) => d.code === 'fitted-to-limit'))
+    over(req.fitChars !== undefined ? 'fitChars' : 'outputLimit fit', r.text.length, fit.chars);
 }
 
 /** Every scope enclosing a kept line has its first line kept (raw input of one file). */
@@ -519,7 +564,11 @@ async function checkHeaders(where: string, sh: Shaped, r: PruneResult): Promise<
       for (const s of a.syntax.lines[k]?.scopes ?? []) {
         const sc = a.syntax.scopes[s];
         if (!r.keepMask[seg.lines[sc.start]]) {
-          fail(`headers: enclosing ${sc.isDefinition ? 'definition' : 'block'} header omitted`, where, `input line ${i + 1} kept, its ${sc.kind} ${sc.name ?? ''} header at input line ${seg.lines[sc.start] + 1} omitted`);
+          fail(
+            `headers: enclosing ${sc.isDefinition ? 'definition' : 'block'} header omitted`,
+            where,
+            `input line ${i + 1} kept, its ${sc.kind} ${sc.name ?? ''} header at input line ${seg.lines[sc.start] + 1} omitted`,
+          );
           return;
         }
       }
@@ -553,7 +602,8 @@ const faulty = createPruner({
       if (fault === 'throw') throw new Error('injected fault');
       const n = input.lines.length;
       const keep = new Float64Array(fault === 'short' ? Math.floor(n / 2) : fault === 'empty' ? 0 : n);
-      for (let i = 0; i < keep.length; i++) keep[i] = fault === 'nan' && i % 3 === 0 ? Number.NaN : fault === 'range' ? (i % 5) - 2 : ((i * 2654435761) % 1000) / 1000;
+      for (let i = 0; i < keep.length; i++)
+        keep[i] = fault === 'nan' && i % 3 === 0 ? Number.NaN : fault === 'range' ? (i % 5) - 2 : ((i * 2654435761) % 1000) / 1000;
       return { keep, docScore: fault === 'nan' ? Number.NaN : 0.5 };
     },
   },
@@ -588,7 +638,8 @@ async function checkedPrune(where: string, sh: Shaped, req: PruneRequest, shown:
   if (r.warnings.length !== r.diagnostics.length) fail('accounting: warnings and diagnostics differ', where, `${r.warnings.length} vs ${r.diagnostics.length}`);
   if (opts.twice) {
     const again = await call(`${where} (again)`, req);
-    if (again && (again.text !== r.text || !same([...again.keepMask], [...r.keepMask]))) fail('determinism: a second call differs', where, `${r.text.length} vs ${again.text.length} chars`);
+    if (again && (again.text !== r.text || !same([...again.keepMask], [...r.keepMask])))
+      fail('determinism: a second call differs', where, `${r.text.length} vs ${again.text.length} chars`);
   }
   if (!shown) {
     await checkHeaders(where, sh, r);
@@ -617,7 +668,10 @@ async function singleCase(k: number, files: SourceFile[], obs: Observation[]): P
   const f0 = pick(files);
   const edge = pick(EDGES);
   const f = edged(f0, edge);
-  const shapeName = ONLY && ['raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'multi', 'tool-read', 'observation'].includes(ONLY) ? ONLY : pick(['raw', 'raw', 'raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'grep', 'multi', 'tool-read', 'observation']);
+  const shapeName =
+    ONLY && ['raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'multi', 'tool-read', 'observation'].includes(ONLY)
+      ? ONLY
+      : pick(['raw', 'raw', 'raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'grep', 'multi', 'tool-read', 'observation']);
   const mode = drawMode();
   const query = drawQuery(f, files);
   const where = `#${k} ${shapeName}/${mode.name}${JSON.stringify(mode.req)}/${edge} ${f.path}`;
@@ -626,7 +680,8 @@ async function singleCase(k: number, files: SourceFile[], obs: Observation[]): P
     await checkToolOutput(where, o, query || o.query, rand() < 0.5 ? o.task : undefined);
     return;
   }
-  const others = () => Array.from({ length: int(1, 3) }, () => pick(files)).filter((x, i, xs) => xs.findIndex((y) => y.path === x.path) === i && x.path !== f.path);
+  const others = () =>
+    Array.from({ length: int(1, 3) }, () => pick(files)).filter((x, i, xs) => xs.findIndex((y) => y.path === x.path) === i && x.path !== f.path);
   const sh =
     shapeName === 'raw'
       ? raw(f)
@@ -639,7 +694,16 @@ async function singleCase(k: number, files: SourceFile[], obs: Observation[]): P
             : shapeName === 'grep'
               ? grep([f, ...(rand() < 0.4 ? others() : [])])
               : multi([f, ...others()]);
-  const req: PruneRequest = { code: sh.text, query, ...sh.req, ...mode.req, ...(rand() < 0.2 ? { task: pick(files).query } : {}), ...(rand() < 0.3 ? { keepSmall: false } : {}) };
+  const req: PruneRequest = {
+    code: sh.text,
+    query,
+    ...sh.req,
+    ...mode.req,
+    ...(rand() < 0.2 ? { task: pick(files).query } : {}),
+    ...(rand() < 0.3 ? { keepSmall: false } : {}),
+  };
+  // INV_NO_REPAIR=1: the repair stage off, to see the header and parse checks fail
+  if (process.env.INV_NO_REPAIR) req.repair = false;
   useFaulty = rand() < 0.08;
   fault = useFaulty ? pick(['throw', 'nan', 'short', 'range', 'empty'] as const) : 'none';
   await checkedPrune(useFaulty ? `${where} [scorer fault: ${fault}]` : where, sh, req, null, { twice: rand() < 0.3 });
@@ -654,7 +718,15 @@ function toolRead(f: SourceFile): Observation {
   if (cmd === 'cat') return { text: f.code, command: `cat ${f.path}`, query: f.query, task: '' };
   if (cmd === 'head') {
     const n = int(5, 300);
-    return { text: lines.slice(0, n).map((l) => l.text + (l.eol || eol)).join(''), command: `head -n ${n} ${f.path}`, query: f.query, task: '' };
+    return {
+      text: lines
+        .slice(0, n)
+        .map((l) => l.text + (l.eol || eol))
+        .join(''),
+      command: `head -n ${n} ${f.path}`,
+      query: f.query,
+      task: '',
+    };
   }
   const from = cmd === 'cat-n' ? 1 : a;
   const to = cmd === 'cat-n' ? lines.length : b;
@@ -666,7 +738,14 @@ function toolRead(f: SourceFile): Observation {
 }
 
 /** pruneToolOutput: a read is checked as a read (file lines from the command), an output by its own markers. */
-async function checkToolOutput(where: string, o: Observation, query: string, task: string | undefined, session?: SessionMemory, prev?: string[]): Promise<string[] | null> {
+async function checkToolOutput(
+  where: string,
+  o: Observation,
+  query: string,
+  task: string | undefined,
+  session?: SessionMemory,
+  prev?: string[],
+): Promise<string[] | null> {
   stats.calls++;
   let res: Awaited<ReturnType<typeof pruneToolOutput>>;
   try {
@@ -702,7 +781,8 @@ async function checkToolOutput(where: string, o: Observation, query: string, tas
     if (fold && line.startsWith('[skim: ')) {
       stats.folds++;
       const m = /omitted \((\d+)-(\d+)\)/.exec(line);
-      if (!m || Number(m[1]) !== fold.from || Number(m[2]) !== fold.to) fail('output: marker range differs from its fold', where, `${line.slice(0, 120)} vs ${fold.from}-${fold.to}`);
+      if (!m || Number(m[1]) !== fold.from || Number(m[2]) !== fold.to)
+        fail('output: marker range differs from its fold', where, `${line.slice(0, 120)} vs ${fold.from}-${fold.to}`);
       const n = /^\[skim: (\d+)/.exec(line);
       if (n && Number(n[1]) !== fold.to - fold.from + 1) fail('output: marker count differs from its range', where, line.slice(0, 120));
       if (fold.reason === 'seen' && fold.label === 'previous run') {
@@ -747,7 +827,11 @@ async function sessionCase(k: number, files: SourceFile[], obs: Observation[]): 
   const readWith = async (step: string, sh: Shaped, extra: Partial<PruneRequest> = {}) => {
     const req: PruneRequest = { code: sh.text, query, session, ...sh.req, ...extra };
     const r = await checkedPrune(where(step), sh, req, shown);
-    if (process.env.INV_DUMP) writeFileSync(`${process.env.INV_DUMP}/${k}-${step.replace(/ /g, '_')}.txt`, `${JSON.stringify({ ...req, code: undefined, session: undefined })}\n${r?.text ?? ''}`);
+    if (process.env.INV_DUMP)
+      writeFileSync(
+        `${process.env.INV_DUMP}/${k}-${step.replace(/ /g, '_')}.txt`,
+        `${JSON.stringify({ ...req, code: undefined, session: undefined })}\n${r?.text ?? ''}`,
+      );
     if (r) remember(shown, sh, r);
     return r;
   };
