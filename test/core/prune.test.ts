@@ -46,6 +46,14 @@ describe('prune', () => {
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
   });
 
+  it('a pinned line inside a docstring is kept under a budget, with the whole docstring (no marker inside it)', async () => {
+    // lines 80-91: the docstring of add_color_level; 85 and 87 lie inside it
+    const r = await pruner.prune({ code: logging, query: Q, ratio: 8, pinLines: [85, 87] });
+    expect(checkInvariants(logging, r)).toBeNull();
+    for (let l = 80; l <= 91; l++) expect(r.keepMask[l - 1]).toBe(1);
+    expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
+  });
+
   it('explain gives every line a score and every kept line a reason', async () => {
     const r = await pruner.prune({ code: logging, query: Q, ratio: 4, explain: true });
     expect(r.explain).toHaveLength(r.keepMask.length);

@@ -133,15 +133,18 @@ export function placeMarkers(
  * Budget modes: where a marker would land inside a comment or string, take the comment or string
  * out whole instead, by omitting only (a budget's selection may drop lines, never add them): a
  * block comment or docstring goes with all its lines, kept ones too; a multi-line string of code
- * goes with the statement it is part of (the string alone would cut that statement). Returns how
- * many lines were dropped; what the dropped lines headed is the caller's to drop (dropOrphans).
- * Work: a few sweeps of the segment, each line of a comment or statement dropped once.
+ * goes with the statement it is part of (the string alone would cut that statement). One that
+ * holds a line the caller pinned is kept whole instead (a pinned line is always kept; the budget
+ * measures what that costs). Returns how many lines were dropped; what the dropped lines headed is
+ * the caller's to drop (dropOrphans). Work: a few sweeps of the segment, each line of a comment or
+ * statement dropped once.
  */
 export function omitTextAroundMarkers(
   local: Uint8Array,
   reasons: (KeepReason | undefined)[],
   syntax: SyntaxIndex,
   sameRun: (a: number, b: number) => boolean,
+  pinned?: (k: number) => boolean,
 ): number {
   const n = local.length;
   let dropped = 0;
@@ -160,7 +163,17 @@ export function omitTextAroundMarkers(
         if (open) from = Math.min(from, open.stmtStart);
         to = Math.max(to, open?.stmtEnd ?? to, close?.stmtEnd ?? to);
       }
-      for (let k = Math.max(0, from); k <= Math.min(n - 1, to); k++) {
+      const first = Math.max(0, from);
+      const last = Math.min(n - 1, to);
+      if (pinned && local.subarray(first, last + 1).some((v, d) => v === 1 && pinned(first + d))) {
+        for (let k = first; k <= last; k++) {
+          if (local[k]) continue;
+          local[k] = 1;
+          reasons[k] = 'gap';
+        }
+        return;
+      }
+      for (let k = first; k <= last; k++) {
         if (!local[k]) continue;
         local[k] = 0;
         reasons[k] = undefined;

@@ -30,6 +30,8 @@ export interface MaterializeOptions {
    */
   budget: boolean;
   measure: Measure;
+  /** Per input line, 1 when the caller pinned it: a budget keeps the comment or string around it rather than omit it. */
+  pinned?: Uint8Array;
 }
 
 /** The materialize function of one document (render infos are shared by its calls). */
@@ -114,7 +116,9 @@ export function materializeSelection(
     if (repairHere && anyBanned) dropOrphans(local, a.syntax);
     // Budget modes: no marker inside a comment or string, by omitting what holds it (threshold
     // mode keeps the gap instead: placeMarkers). Dropped headers take their bodies with them.
-    if (repairHere && opts.budget && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun) > 0) dropOrphans(local, a.syntax);
+    const pinned = opts.pinned;
+    const isPinned = pinned ? (k: number) => pinned[seg.lines[k]] === 1 : undefined;
+    if (repairHere && opts.budget && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun, isPinned) > 0) dropOrphans(local, a.syntax);
     let placeholders: Map<number, Placeholder> = new Map();
     if (repairHere) {
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
