@@ -25,7 +25,7 @@ import zlib from 'node:zlib';
 import { SkimError } from '../src/core/errors.js';
 import { ingest, splitLines } from '../src/core/ingest/ingest.js';
 import { MARKER_RE, SEEN_VERB } from '../src/core/layout/layout.js';
-import { fitBudget } from '../src/core/outputLimit.js';
+import { fitBudget, type OutputLimit, parseOutputLimit } from '../src/core/outputLimit.js';
 import { createPruner } from '../src/core/prune.js';
 import { pruneToolOutput } from '../src/core/pruneToolOutput.js';
 import { SessionMemory } from '../src/core/session/memory.js';
@@ -77,20 +77,22 @@ interface Observation {
   task: string;
 }
 
-function gzLines(file: string): any[] {
+function gzLines<T>(file: string): T[] {
   return zlib
     .gunzipSync(readFileSync(file))
     .toString('utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l));
+    .map((l) => JSON.parse(l) as T);
 }
 
 function loadFiles(): SourceFile[] {
   const out: SourceFile[] = [];
-  for (const r of gzLines(join(SHARED, 'polyglot-dev.jsonl.gz'))) out.push({ code: r.code, path: r.path, query: r.query });
+  for (const r of gzLines<{ code: string; path: string; query: string }>(join(SHARED, 'polyglot-dev.jsonl.gz')))
+    out.push({ code: r.code, path: r.path, query: r.query });
   for (const name of ['swebench-dev', 'goalhint-dev'])
-    for (const r of gzLines(join(SHARED, `${name}.jsonl.gz`))) for (const f of r.files) out.push({ code: f.content, path: f.path, query: r.query });
+    for (const r of gzLines<{ query: string; files: { path: string; content: string }[] }>(join(SHARED, `${name}.jsonl.gz`)))
+      for (const f of r.files) out.push({ code: f.content, path: f.path, query: r.query });
   for (const f of ['logging.py', 'playground-http_session.py', 'playground-lru_cache.go', 'playground-rate_limiter.ts'])
     out.push({ code: readFileSync(join(ROOT, 'examples', f), 'utf8'), path: f, query: 'where is the state reset?' });
   const golden = join(ROOT, 'test/fixtures/golden/inputs');
@@ -100,10 +102,17 @@ function loadFiles(): SourceFile[] {
   return out.filter((f) => f.code.length <= 120_000);
 }
 
+/** One agent run of trajectories-dev: its messages and the steps that ran a command. */
+interface Run {
+  task: string;
+  messages: { content: string }[];
+  steps: { message: number; command: string; thought: string; truncated: boolean }[];
+}
+
 const OUTPUT_RE = /<output>\n([\s\S]*)<\/output>\s*$/;
 function loadObservations(): Observation[] {
   const out: Observation[] = [];
-  for (const run of gzLines(join(SHARED, 'trajectories-dev.jsonl.gz'))) {
+  for (const run of gzLines<Run>(join(SHARED, 'trajectories-dev.jsonl.gz'))) {
     for (const s of run.steps) {
       if (s.truncated) continue;
       const m = OUTPUT_RE.exec(run.messages[s.message].content);
@@ -157,6 +166,22 @@ function numbered(f: SourceFile, window: boolean): Shaped {
   const sep = rand() < 0.2 ? '→' : '\t';
   const body = lines.slice(a - 1, b).map((l, i) => `${String(a + i).padStart(6)}${sep}${l.text}${eol}`);
   return { text: body.join(''), nos: range(a, b), file: Array(b - a + 1).fill(0), paths: [f.path], req: { path: f.path } };
+}
+
+/** `nl F` (without -ba): blank lines unnumbered (the width and separator as spaces), the others numbered 1, 2, ... as printed. */
+function nlPlain(f: SourceFile): Shaped {
+  const { lines, eol } = splitLines(f.code);
+  let no = 0;
+  const nos: (number | null)[] = [];
+  const body = lines.map((l) => {
+    if (l.text === '') {
+      nos.push(null);
+      return `       ${eol}`;
+    }
+    nos.push(++no);
+    return `${String(no).padStart(6)}\t${l.text}${eol}`;
+  });
+  return { text: body.join(''), nos, file: Array(lines.length).fill(0), paths: [f.path], req: { path: f.path } };
 }
 
 function rawWindow(f: SourceFile): Shaped {
@@ -259,6 +284,7 @@ const EDGES = [
   'mixed-eol',
   'one-line',
   'binary',
+  'empty',
 ] as const;
 type Edge = (typeof EDGES)[number];
 
@@ -289,6 +315,8 @@ function edged(f: SourceFile, edge: Edge): SourceFile {
       return { ...f, code: '\n'.repeat(int(1, 300)) };
     case 'bom':
       return { ...f, code: `\uFEFF${code}` };
+    case 'empty':
+      return { ...f, code: pick(['', '\n', '\r\n', ' ', '\uFEFF']) };
     case 'mixed-eol':
       return { ...f, code: code.replace(/\r?\n/g, () => (rand() < 0.3 ? '\r\n' : '\n')) };
     case 'one-line':
@@ -371,6 +399,8 @@ interface Shown {
 
 /** Input lines of the last answer checked that a marker folded as seen and moved ("then at"): the agent was told where they are now. */
 let lastMoved: number[] = [];
+/** Per input line the last answer kept: the character span of its output line (offsets in the answer's text). */
+let lastSpans = new Map<number, [number, number]>();
 
 /**
  * Walks the answer against the input: every output line is the next input line verbatim or a
@@ -380,12 +410,19 @@ let lastMoved: number[] = [];
 function checkText(where: string, sh: Shaped, r: PruneResult, shown: Shown | null): Uint8Array | null {
   const inLines = splitLines(sh.text).lines;
   const inFull = inLines.map((l) => l.text);
-  const out = splitLines(r.text).lines.map((l) => l.text);
+  const outLines = splitLines(r.text).lines;
+  const out = outLines.map((l) => l.text);
   const mask = new Uint8Array(inLines.length);
   lastMoved = [];
+  lastSpans = new Map();
   let p = 0;
-  for (const line of out) {
+  let at = 0;
+  for (let o = 0; o < out.length; o++) {
+    const line = out[o];
+    const start = at;
+    at += line.length + outLines[o].eol.length;
     if (p < inFull.length && line === inFull[p]) {
+      lastSpans.set(p, [start, start + line.length]);
       mask[p++] = 1;
       continue;
     }
@@ -415,9 +452,11 @@ function checkText(where: string, sh: Shaped, r: PruneResult, shown: Shown | nul
     const grepShape = sh.command?.startsWith('grep') === true;
     if (wholeInput) {
       // named by input position
-    } else if (nos.length === 0)
-      fail('marker: run of structural lines only', where, `${line.slice(0, 120)} hides ${JSON.stringify(run.map((i) => inFull[i]).slice(0, 3))}`);
-    else {
+    } else if (nos.length === 0) {
+      // (an input with no numbered line at all is a raw file of blank lines: named by position)
+      if (sh.nos.some((x) => x !== null))
+        fail('marker: run of structural lines only', where, `${line.slice(0, 120)} hides ${JSON.stringify(run.map((i) => inFull[i]).slice(0, 3))}`);
+    } else {
       if (nos[0] !== a || nos[nos.length - 1] !== b)
         fail(
           'marker: range names the wrong lines',
@@ -635,6 +674,16 @@ async function checkedPrune(where: string, sh: Shaped, req: PruneRequest, shown:
   const mask = checkText(where, sh, r, shown);
   if (mask) checkAccounting(where, sh, r, mask);
   checkBudget(where, req, r);
+  if (req.pinLines && r.omitted.length > 0 && !r.diagnostics.some((d) => d.code === 'budget-too-small'))
+    for (const pin of req.pinLines)
+      if (pin <= r.keepMask.length && !r.keepMask[pin - 1]) {
+        fail(
+          'pinned line omitted',
+          where,
+          `line ${pin} of ${r.keepMask.length} ${JSON.stringify(splitLines(req.code).lines[pin - 1].text.slice(0, 60))}; ${r.diagnostics.map((d) => d.code).join(',')}`,
+        );
+        break;
+      }
   if (r.warnings.length !== r.diagnostics.length) fail('accounting: warnings and diagnostics differ', where, `${r.warnings.length} vs ${r.diagnostics.length}`);
   if (opts.twice) {
     const again = await call(`${where} (again)`, req);
@@ -648,12 +697,27 @@ async function checkedPrune(where: string, sh: Shaped, req: PruneRequest, shown:
   return r;
 }
 
-function remember(shown: Shown, sh: Shaped, r: PruneResult): void {
+function remember(shown: Shown, sh: Shaped, r: PruneResult, limit: OutputLimit | null): void {
   const inFull = splitLines(sh.text).lines.map((l) => l.text);
-  const moved = new Set(lastMoved);
+  // under a harness limit only what it lets through was shown (and no moved run is vouched for)
+  const moved = new Set(limit ? [] : lastMoved);
+  const spans: [number, number][] = !limit
+    ? [[0, r.text.length]]
+    : limit.cut === 'head'
+      ? [[0, limit.chars]]
+      : r.text.length < limit.chars
+        ? [[0, r.text.length]]
+        : [
+            [0, Math.floor(limit.chars / 2)],
+            [r.text.length - Math.floor(limit.chars / 2), r.text.length],
+          ];
+  const visible = (i: number) => {
+    const sp = lastSpans.get(i);
+    return sp !== undefined && spans.some(([a, b]) => sp[0] >= a && sp[1] <= b);
+  };
   r.keepMask.forEach((k, i) => {
     const no = sh.nos[i];
-    if ((!k && !moved.has(i)) || no === null || sh.file[i] < 0) return;
+    if ((!(k && visible(i)) && !moved.has(i)) || no === null || sh.file[i] < 0) return;
     const path = sh.paths[sh.file[i]];
     const m = shown.lines.get(path) ?? new Map<number, string>();
     m.set(no, textOf(sh, inFull[i]));
@@ -669,9 +733,9 @@ async function singleCase(k: number, files: SourceFile[], obs: Observation[]): P
   const edge = pick(EDGES);
   const f = edged(f0, edge);
   const shapeName =
-    ONLY && ['raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'multi', 'tool-read', 'observation'].includes(ONLY)
+    ONLY && ['raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'multi', 'tool-read', 'observation', 'nl'].includes(ONLY)
       ? ONLY
-      : pick(['raw', 'raw', 'raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'grep', 'multi', 'tool-read', 'observation']);
+      : pick(['raw', 'raw', 'raw', 'raw-window', 'cat-n', 'nl-window', 'grep', 'grep', 'multi', 'tool-read', 'observation', 'nl']);
   const mode = drawMode();
   const query = drawQuery(f, files);
   const where = `#${k} ${shapeName}/${mode.name}${JSON.stringify(mode.req)}/${edge} ${f.path}`;
@@ -691,9 +755,11 @@ async function singleCase(k: number, files: SourceFile[], obs: Observation[]): P
           ? numbered(f, false)
           : shapeName === 'nl-window'
             ? numbered(f, true)
-            : shapeName === 'grep'
-              ? grep([f, ...(rand() < 0.4 ? others() : [])])
-              : multi([f, ...others()]);
+            : shapeName === 'nl'
+              ? nlPlain(f)
+              : shapeName === 'grep'
+                ? grep([f, ...(rand() < 0.4 ? others() : [])])
+                : multi([f, ...others()]);
   const req: PruneRequest = {
     code: sh.text,
     query,
@@ -702,6 +768,10 @@ async function singleCase(k: number, files: SourceFile[], obs: Observation[]): P
     ...(rand() < 0.2 ? { task: pick(files).query } : {}),
     ...(rand() < 0.3 ? { keepSmall: false } : {}),
   };
+  // lines the caller pins (SWE-Pruner's always_keep_first_frags), a language forced on the input
+  const n = splitLines(sh.text).lines.length;
+  if (rand() < 0.1 && n > 0) req.pinLines = Array.from({ length: int(1, 5) }, () => int(1, n));
+  if (rand() < 0.05) req.language = pick(['python', 'rust', 'go', 'typescript', 'c', 'ruby', 'kotlin', 'text']);
   // INV_NO_REPAIR=1: the repair stage off, to see the header and parse checks fail
   if (process.env.INV_NO_REPAIR) req.repair = false;
   useFaulty = rand() < 0.08;
@@ -827,22 +897,24 @@ async function sessionCase(k: number, files: SourceFile[], obs: Observation[]): 
   const readWith = async (step: string, sh: Shaped, extra: Partial<PruneRequest> = {}) => {
     const req: PruneRequest = { code: sh.text, query, session, ...sh.req, ...extra };
     const r = await checkedPrune(where(step), sh, req, shown);
-    if (process.env.INV_DUMP)
+    if (process.env.INV_DUMP_SESSIONS)
       writeFileSync(
-        `${process.env.INV_DUMP}/${k}-${step.replace(/ /g, '_')}.txt`,
+        `${process.env.INV_DUMP_SESSIONS}/${k}-${step.replace(/ /g, '_')}.txt`,
         `${JSON.stringify({ ...req, code: undefined, session: undefined })}\n${r?.text ?? ''}`,
       );
-    if (r) remember(shown, sh, r);
+    if (r) remember(shown, sh, r, req.outputLimit ? parseOutputLimit(req.outputLimit) : null);
     return r;
   };
   const first = pick(['raw', 'cat-n']);
   const mk = (src: SourceFile) => (first === 'raw' ? raw(src) : numbered(src, false));
-  const mode = rand() < 0.3 ? drawMode().req : {};
+  const mode: Partial<PruneRequest> = rand() < 0.3 ? drawMode().req : {};
+  // a harness that cuts long answers: what it cut was never shown
+  if (rand() < 0.3 && mode.outputLimit === undefined) mode.outputLimit = pick(['head:1500', 'head:4000', '3000', 'head+tail:3000', 'mini-swe-agent']);
   const firstRead = mk(f);
   const r1 = await readWith('read', firstRead, mode);
   // the same read again is served in full
   const r2 = await readWith('read again', firstRead, mode);
-  if (r1 && r2 && r2.text.includes(SEEN_VERB)) fail('session: a read asked again is folded', where('read again'), `${r2.seenLines} lines folded`);
+  if (r1 && r2?.text.includes(SEEN_VERB)) fail('session: a read asked again is folded', where('read again'), `${r2.seenLines} lines folded`);
   // an edit: lines changed, inserted and deleted; then the file again
   const ls = f.code.split('\n');
   for (let e = 0; e < int(1, 4); e++) {
@@ -853,13 +925,14 @@ async function sessionCase(k: number, files: SourceFile[], obs: Observation[]): 
     else ls.splice(at, int(1, 5));
   }
   const edited = { ...f, code: ls.join('\n') };
-  await readWith('edited', mk(edited), rand() < 0.5 ? { query: `${query} again` } : {});
+  const harness: Partial<PruneRequest> = mode.outputLimit ? { outputLimit: mode.outputLimit } : {};
+  await readWith('edited', mk(edited), { ...harness, ...(rand() < 0.5 ? { query: `${query} again` } : {}) });
   // a window overlapping earlier reads (numbered or raw with firstLine)
   const w = rand() < 0.5 ? numbered(edited, true) : rawWindow(edited);
-  await readWith('window', w, { query: `${query} in this part` });
+  await readWith('window', w, { ...harness, query: `${query} in this part` });
   // a grep over the file: never folded
   const g = grep([edited]);
-  const rg = await readWith('grep', g);
+  const rg = await readWith('grep', g, harness);
   if (rg?.text.includes(SEEN_VERB)) fail('session: grep output folded', where('grep'), '');
   // a command run twice in the session
   const o = pick(obs);
