@@ -21,9 +21,9 @@ const MARKER_TOKENS_MAX = 32;
  * Fill omitted runs of one segment's mask in place (reason `gap`) and return how many lines were
  * filled. A segment with nothing kept is left alone (it is one marker by design). Interior one-line
  * runs are always filled; any run, interior or at an edge, is filled when its lines cost no more
- * than its marker.
+ * than its marker; a run holding a `banned` line is not.
  */
-export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefined)[], costs: GapCosts): number {
+export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefined)[], costs: GapCosts, banned?: (k: number) => boolean): number {
   const n = local.length;
   if (!local.includes(1)) return 0;
   let filled = 0;
@@ -35,7 +35,7 @@ export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefine
     let j = i;
     while (j + 1 < n && !local[j + 1]) j++;
     const interior = i > 0 && j < n - 1;
-    if ((interior && i === j) || fitsUnderMarker(i, j, costs)) {
+    if (!(banned && anyBanned(i, j, banned)) && ((interior && i === j) || fitsUnderMarker(i, j, costs))) {
       for (let k = i; k <= j; k++) {
         local[k] = 1;
         reasons[k] = 'gap';
@@ -45,6 +45,11 @@ export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefine
     i = j + 1;
   }
   return filled;
+}
+
+function anyBanned(start: number, end: number, banned: (k: number) => boolean): boolean {
+  for (let k = start; k <= end; k++) if (banned(k)) return true;
+  return false;
 }
 
 function fitsUnderMarker(start: number, end: number, costs: GapCosts): boolean {

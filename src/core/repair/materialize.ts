@@ -78,18 +78,18 @@ export function materializeSelection(
     });
     // Grep fragments are not a program: structural repair over them would pull unrelated lines.
     const repairHere = opts.repair && seg.contiguous;
+    // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
+    const markerInfo = {
+      lineComment: a.info.lineComment,
+      placeholders: new Map(),
+      ...(repairHere ? { syntax: a.syntax, hidden } : {}),
+    };
+    const gapCosts: GapCosts = {
+      line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
+      marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
+    };
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
-      // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
-      const markerInfo = {
-        lineComment: a.info.lineComment,
-        placeholders: new Map(),
-        ...(repairHere ? { syntax: a.syntax, hidden } : {}),
-      };
-      const gapCosts: GapCosts = {
-        line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
-        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
-      };
       for (let round = 0; round < 3; round++) {
         if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
@@ -124,8 +124,10 @@ export function materializeSelection(
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
         // a body kept whole can leave a blank line alone between kept lines: no marker for that
-        // (a budget's markers are settled: it only drops; a read kept whole only keeps)
+        // (a budget's markers are settled: it only drops, or keeps a gap no dearer than its
+        // marker, which lowers the cost; a read kept whole only keeps)
         if (!opts.budget) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, economy);
+        else fillCheapGaps(local, localReasons, gapCosts, isBanned);
         placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       }
     }
