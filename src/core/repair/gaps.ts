@@ -21,9 +21,17 @@ const MARKER_TOKENS_MAX = 32;
  * Fill omitted runs of one segment's mask in place (reason `gap`) and return how many lines were
  * filled. A segment with nothing kept is left alone (it is one marker by design). Interior one-line
  * runs are always filled; any run, interior or at an edge, is filled when its lines cost no more
- * than its marker; a run holding a `banned` line is not.
+ * than its marker; a run holding a `banned` line is not. `sameRun(a, b)`: segment lines a and b
+ * may share a marker (session memory splits runs where "seen before" changes: each part is a
+ * marker of its own, and is measured so).
  */
-export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefined)[], costs: GapCosts, banned?: (k: number) => boolean): number {
+export function fillCheapGaps(
+  local: Uint8Array,
+  reasons: (KeepReason | undefined)[],
+  costs: GapCosts,
+  banned?: (k: number) => boolean,
+  sameRun?: (a: number, b: number) => boolean,
+): number {
   const n = local.length;
   if (!local.includes(1)) return 0;
   let filled = 0;
@@ -33,7 +41,7 @@ export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefine
       continue;
     }
     let j = i;
-    while (j + 1 < n && !local[j + 1]) j++;
+    while (j + 1 < n && !local[j + 1] && (!sameRun || sameRun(i, j + 1))) j++;
     const interior = i > 0 && j < n - 1;
     if (!(banned && anyBanned(i, j, banned)) && ((interior && i === j) || fitsUnderMarker(i, j, costs))) {
       for (let k = i; k <= j; k++) {

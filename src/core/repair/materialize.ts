@@ -91,7 +91,7 @@ export function materializeSelection(
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
       for (let round = 0; round < 3; round++) {
-        if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
+        if (fillCheapGaps(local, localReasons, gapCosts, undefined, sameRun) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
       // Threshold mode keeps and drops lines for where markers fall; a read kept whole but for
@@ -127,7 +127,7 @@ export function materializeSelection(
         // (a budget's markers are settled: it only drops, or keeps a gap no dearer than its
         // marker, which lowers the cost; a read kept whole only keeps)
         if (!opts.budget) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, economy);
-        else fillCheapGaps(local, localReasons, gapCosts, isBanned);
+        else fillCheapGaps(local, localReasons, gapCosts, isBanned, sameRun);
         placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       }
     }
