@@ -131,7 +131,13 @@ async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Doc
   // need; threshold mode also brings whole signatures, decorators, and the imports/definitions of
   // used names. Keeping all but what the session has seen needs no more than syntax either.
   const measure = input.mode.kind === 'budget' ? input.mode.measure : TOKENS;
-  const repairer = createRepairer(doc, analyses, { repair: job.repair, ...materializeStyle(plan.strategy), measure, chars: job.code.length });
+  const repairer = createRepairer(doc, analyses, {
+    repair: job.repair,
+    ...materializeStyle(plan.strategy),
+    measure,
+    chars: job.code.length,
+    pinned: pinnedMask(doc, job.pinLines),
+  });
   let selection: Selection | Whole;
   if (plan.strategy === 'keep-all') selection = selectAllButSeen(doc, repairer, plan.why, round4(scored.docScore));
   else if (input.mode.kind === 'budget')
@@ -139,4 +145,12 @@ async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Doc
   else selection = selectAboveThreshold(job, doc, scored, input.mode.tau, plan.decision, repairer);
   if (selection.kind === 'whole') return whole(selection);
   return { result: renderResult(job, input, scored, plan, selection), doc };
+}
+
+/** Per input line, 1 for the lines the request pins (1-based; none past the end); undefined when none are. */
+function pinnedMask(doc: Document, pins: readonly number[]): Uint8Array | undefined {
+  if (pins.length === 0) return undefined;
+  const mask = new Uint8Array(doc.lines.length);
+  for (const line of pins) if (line <= mask.length) mask[line - 1] = 1;
+  return mask;
 }

@@ -110,4 +110,22 @@ describe('ingest', () => {
       [7, 'z = 3', true],
     ]);
   });
+
+  it("grep -n -C output of one file: a context line holding `:42:` is that file's line, not a path", () => {
+    // fmt's test/format-test.cc under `grep -n -C 1 EXPECT_EQ test/format-test.cc`
+    const code = [
+      '1430:  EXPECT_EQ("42", fmt::format("{}", 42));',
+      '1431-  EXPECT_EQ("1.2340000000:0042:+3.13:str:0x3e8:X:%",',
+      '1432:  EXPECT_EQ("x", fmt::format("{}", \'x\'));',
+      '',
+    ].join('\n');
+    const doc = ingest(code, { detectLanguage: detect });
+    expect(doc.shape).toBe('grep');
+    expect(doc.segments.map((s) => s.path)).toEqual([undefined]);
+    expect(doc.lines.map((l) => [l.prefix, l.lineNo, l.isMatch, l.segment])).toEqual([
+      ['1430:', 1430, true, 0],
+      ['1431-', 1431, false, 0],
+      ['1432:', 1432, true, 0],
+    ]);
+  });
 });

@@ -46,6 +46,29 @@ describe('prune', () => {
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
   });
 
+  it('a pinned line inside a docstring is kept under a budget, with the whole docstring (no marker inside it)', async () => {
+    // lines 80-91: the docstring of add_color_level; 85 and 87 lie inside it
+    const r = await pruner.prune({ code: logging, query: Q, ratio: 8, pinLines: [85, 87] });
+    expect(checkInvariants(logging, r)).toBeNull();
+    for (let l = 80; l <= 91; l++) expect(r.keepMask[l - 1]).toBe(1);
+    expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
+  });
+
+  it('under a budget, a blank line left between a one-line body kept whole and the next line is kept, not marked', async () => {
+    // `nl` output (blank lines unnumbered): a marker for a blank line alone could only name its input position
+    const session = readFileSync(path.resolve(__dirname, '../../examples/playground-http_session.py'), 'utf8');
+    let no = 0;
+    const code = session
+      .split('\n')
+      .map((l) => (l === '' ? '       ' : `${String(++no).padStart(6)}\t${l}`))
+      .join('\n');
+    const lines = code.split('\n');
+    const r = await prune({ code, query: 'where are records cleared?', path: 'examples/playground-http_session.py', ratio: 3 });
+    expect(r.omitted.length).toBeGreaterThan(0);
+    expect(r.omitted.filter(([a, b]) => lines.slice(a - 1, b).every((l) => l.trim() === ''))).toEqual([]);
+    expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 3));
+  });
+
   it('explain gives every line a score and every kept line a reason', async () => {
     const r = await pruner.prune({ code: logging, query: Q, ratio: 4, explain: true });
     expect(r.explain).toHaveLength(r.keepMask.length);

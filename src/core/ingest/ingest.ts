@@ -156,8 +156,16 @@ function parseKnownGrepLine(text: string, files: ReadonlySet<string>): GrepLine 
   return null;
 }
 
-/** Parse one grep/rg line; `knownPath` disambiguates context lines of paths that contain "-". */
+/**
+ * Parse one grep/rg line; `knownPath` (the previous line's path) disambiguates context lines of
+ * paths that contain "-", and after a line without a path (`grep -n PAT FILE`) a line is read
+ * without one first: `1431-  f("1.23:0042:")` is line 1431, not line 42 of a file `1431-  f("1.23`.
+ */
 function parseGrepLine(text: string, knownPath: string | undefined): GrepLine | null {
+  if (knownPath === '') {
+    const m = GREP_NOPATH_MATCH_RE.exec(text) ?? GREP_NOPATH_CONTEXT_RE.exec(text);
+    if (m) return { path: '', lineNo: Number(m[1]), isMatch: m[0].endsWith(':'), prefix: m[0], text: text.slice(m[0].length) };
+  }
   if (knownPath !== undefined && knownPath !== '') {
     for (const sep of [':', '-']) {
       const head = knownPath + sep;

@@ -21,9 +21,17 @@ const MARKER_TOKENS_MAX = 32;
  * Fill omitted runs of one segment's mask in place (reason `gap`) and return how many lines were
  * filled. A segment with nothing kept is left alone (it is one marker by design). Interior one-line
  * runs are always filled; any run, interior or at an edge, is filled when its lines cost no more
- * than its marker.
+ * than its marker; a run holding a `banned` line is not. `sameRun(a, b)`: segment lines a and b
+ * may share a marker (session memory splits runs where "seen before" changes: each part is a
+ * marker of its own, and is measured so).
  */
-export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefined)[], costs: GapCosts): number {
+export function fillCheapGaps(
+  local: Uint8Array,
+  reasons: (KeepReason | undefined)[],
+  costs: GapCosts,
+  banned?: (k: number) => boolean,
+  sameRun?: (a: number, b: number) => boolean,
+): number {
   const n = local.length;
   if (!local.includes(1)) return 0;
   let filled = 0;
@@ -33,9 +41,9 @@ export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefine
       continue;
     }
     let j = i;
-    while (j + 1 < n && !local[j + 1]) j++;
+    while (j + 1 < n && !local[j + 1] && (!sameRun || sameRun(i, j + 1))) j++;
     const interior = i > 0 && j < n - 1;
-    if ((interior && i === j) || fitsUnderMarker(i, j, costs)) {
+    if (!(banned && anyBanned(i, j, banned)) && ((interior && i === j) || fitsUnderMarker(i, j, costs))) {
       for (let k = i; k <= j; k++) {
         local[k] = 1;
         reasons[k] = 'gap';
@@ -45,6 +53,11 @@ export function fillCheapGaps(local: Uint8Array, reasons: (KeepReason | undefine
     i = j + 1;
   }
   return filled;
+}
+
+function anyBanned(start: number, end: number, banned: (k: number) => boolean): boolean {
+  for (let k = start; k <= end; k++) if (banned(k)) return true;
+  return false;
 }
 
 function fitsUnderMarker(start: number, end: number, costs: GapCosts): boolean {
@@ -133,15 +146,18 @@ export function placeMarkers(
  * Budget modes: where a marker would land inside a comment or string, take the comment or string
  * out whole instead, by omitting only (a budget's selection may drop lines, never add them): a
  * block comment or docstring goes with all its lines, kept ones too; a multi-line string of code
- * goes with the statement it is part of (the string alone would cut that statement). Returns how
- * many lines were dropped; what the dropped lines headed is the caller's to drop (dropOrphans).
- * Work: a few sweeps of the segment, each line of a comment or statement dropped once.
+ * goes with the statement it is part of (the string alone would cut that statement). One that
+ * holds a line the caller pinned is kept whole instead (a pinned line is always kept; the budget
+ * measures what that costs). Returns how many lines were dropped; what the dropped lines headed is
+ * the caller's to drop (dropOrphans). Work: a few sweeps of the segment, each line of a comment or
+ * statement dropped once.
  */
 export function omitTextAroundMarkers(
   local: Uint8Array,
   reasons: (KeepReason | undefined)[],
   syntax: SyntaxIndex,
   sameRun: (a: number, b: number) => boolean,
+  pinned?: (k: number) => boolean,
 ): number {
   const n = local.length;
   let dropped = 0;
@@ -160,7 +176,17 @@ export function omitTextAroundMarkers(
         if (open) from = Math.min(from, open.stmtStart);
         to = Math.max(to, open?.stmtEnd ?? to, close?.stmtEnd ?? to);
       }
-      for (let k = Math.max(0, from); k <= Math.min(n - 1, to); k++) {
+      const first = Math.max(0, from);
+      const last = Math.min(n - 1, to);
+      if (pinned && local.subarray(first, last + 1).some((v, d) => v === 1 && pinned(first + d))) {
+        for (let k = first; k <= last; k++) {
+          if (local[k]) continue;
+          local[k] = 1;
+          reasons[k] = 'gap';
+        }
+        return;
+      }
+      for (let k = first; k <= last; k++) {
         if (!local[k]) continue;
         local[k] = 0;
         reasons[k] = undefined;

@@ -30,6 +30,8 @@ export interface MaterializeOptions {
    */
   budget: boolean;
   measure: Measure;
+  /** Per input line, 1 when the caller pinned it: a budget keeps the comment or string around it rather than omit it. */
+  pinned?: Uint8Array;
 }
 
 /** The materialize function of one document (render infos are shared by its calls). */
@@ -76,20 +78,20 @@ export function materializeSelection(
     });
     // Grep fragments are not a program: structural repair over them would pull unrelated lines.
     const repairHere = opts.repair && seg.contiguous;
+    // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
+    const markerInfo = {
+      lineComment: a.info.lineComment,
+      placeholders: new Map(),
+      ...(repairHere ? { syntax: a.syntax, hidden } : {}),
+    };
+    const gapCosts: GapCosts = {
+      line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
+      marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
+    };
     if (local.some((v) => v === 1)) {
       if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { braces: a.info.braces, dependencies: !economy, fullHeaders: !economy });
-      // A gap no dearer than its marker is kept rather than marked; what it brings back may need repair too.
-      const markerInfo = {
-        lineComment: a.info.lineComment,
-        placeholders: new Map(),
-        ...(repairHere ? { syntax: a.syntax, hidden } : {}),
-      };
-      const gapCosts: GapCosts = {
-        line: (k) => countLineTokens(doc.lines[seg.lines[k]].prefix + doc.lines[seg.lines[k]].text),
-        marker: (start, end) => countLineTokens(markerText(doc, { start: seg.lines[start], end: seg.lines[end] }, markerInfo, undefined)),
-      };
       for (let round = 0; round < 3; round++) {
-        if (fillCheapGaps(local, localReasons, gapCosts) === 0) break;
+        if (fillCheapGaps(local, localReasons, gapCosts, undefined, sameRun) === 0) break;
         if (repairHere) repairClosure(local, a.syntax, a.texts, localReasons, { dependencies: false, braces: a.info.braces, fullHeaders: !economy });
       }
       // Threshold mode keeps and drops lines for where markers fall; a read kept whole but for
@@ -114,14 +116,18 @@ export function materializeSelection(
     if (repairHere && anyBanned) dropOrphans(local, a.syntax);
     // Budget modes: no marker inside a comment or string, by omitting what holds it (threshold
     // mode keeps the gap instead: placeMarkers). Dropped headers take their bodies with them.
-    if (repairHere && opts.budget && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun) > 0) dropOrphans(local, a.syntax);
+    const pinned = opts.pinned;
+    const isPinned = pinned ? (k: number) => pinned[seg.lines[k]] === 1 : undefined;
+    if (repairHere && opts.budget && omitTextAroundMarkers(local, localReasons, a.syntax, sameRun, isPinned) > 0) dropOrphans(local, a.syntax);
     let placeholders: Map<number, Placeholder> = new Map();
     if (repairHere) {
       placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       if (placeholders.size > 0 && keepOneLineBodies(local, placeholders, a.texts, localReasons, isBanned) > 0) {
         // a body kept whole can leave a blank line alone between kept lines: no marker for that
-        // (a budget's markers are settled: it only drops; a read kept whole only keeps)
+        // (a budget's markers are settled: it only drops, or keeps a gap no dearer than its
+        // marker, which lowers the cost; a read kept whole only keeps)
         if (!opts.budget) placeMarkers(local, localReasons, a.syntax, sameRun, isBanned, economy);
+        else fillCheapGaps(local, localReasons, gapCosts, isBanned, sameRun);
         placeholders = computePlaceholders(local, a.syntax, a.texts, a.info.placeholder);
       }
     }

@@ -31,6 +31,8 @@ export interface RepairerOptions {
   measure: Measure;
   /** Characters of the input: the fixes' parsing work is a multiple of it. */
   chars: number;
+  /** See MaterializeOptions.pinned. */
+  pinned?: Uint8Array;
 }
 
 /**
@@ -44,10 +46,9 @@ export function materializeStyle(strategy: SelectionPlan['strategy']): { economy
 }
 
 export function createRepairer(doc: Document, analyses: SegmentAnalysis[], opts: RepairerOptions): Repairer {
-  const materializeUnrepaired = createMaterialize(doc, analyses, { repair: false, economy: opts.economy, budget: opts.budget, measure: opts.measure });
-  const materialize = opts.repair
-    ? createMaterialize(doc, analyses, { repair: true, economy: opts.economy, budget: opts.budget, measure: opts.measure })
-    : materializeUnrepaired;
+  const style = { economy: opts.economy, budget: opts.budget, measure: opts.measure, pinned: opts.pinned };
+  const materializeUnrepaired = createMaterialize(doc, analyses, { repair: false, ...style });
+  const materialize = opts.repair ? createMaterialize(doc, analyses, { repair: true, ...style }) : materializeUnrepaired;
   // Syntax repair re-parses the output after each fix, and a large file has many error sites:
   // its parsing is bounded by a multiple of the input (linear time).
   const work = fixWorkFor(opts.chars);

@@ -155,4 +155,16 @@ describe('session memory', () => {
     copy.clearChanges();
     expect(copy.changes()).toMatchObject({ forgetAll: false, forget: [], files: [], reads: 0, recent: [] });
   });
+
+  it('under a budget, the unseen part of a run that is one line is shown, not marked (a file read again after an edit moved its lines)', async () => {
+    const session = new SessionMemory();
+    const q = 'how is the log level set?';
+    await pruner.prune({ code: logging, query: q, path: 'src/_pytest/logging.py', session });
+    const edited = logging.replace('import io\n', '');
+    const r = await pruner.prune({ code: edited, query: `${q} now`, path: 'src/_pytest/logging.py', session, maxChars: 6000 });
+    expect(r.text).toContain(SEEN_VERB);
+    expect(checkInvariants(edited, r)).toBeNull();
+    expect(r.text.split('\n').filter((l) => /\b1 line omitted/.test(l))).toEqual([]);
+    expect(r.text.length).toBeLessThanOrEqual(6000);
+  });
 });
