@@ -53,29 +53,49 @@ export function selectWithinBudget(
   repairer: Repairer,
   diagnostics: Diagnostic[],
 ): Selection {
-  const ranking = rankLines(doc, scored, analyses, budget);
-  const found = longestFittingPrefix(doc, ranking, budget, repairer);
-  if (!found) return { kind: 'selected', chosen: collapseAll(doc, analyses, budget, diagnostics) };
-  const named = (chosen: Materialized): Selection => ({ kind: 'selected', chosen: nameMarkersWithinBudget(doc, chosen, budget) });
-  if (!repairer.enabled) return named(found.output);
+  const { byCost, byValue } = rankLines(doc, scored, analyses, budget);
+  const problems: Diagnostic[] = [];
+  let chosen = selectInOrder(doc, byCost, scored, budget, repairer, problems);
+  // The cost order prices headers, clause pairs and markers, not all that repair may bring: when
+  // it affords no line at all, the value order may (a small, deeply nested file at a tight budget).
+  const keepsALine = (m: Materialized | null) => !!m && byValue.some((i) => m.mask[i] === 1);
+  if (chosen && !keepsALine(chosen)) {
+    const retry: Diagnostic[] = [];
+    const byValueChosen = selectInOrder(doc, byValue, scored, budget, repairer, retry);
+    if (keepsALine(byValueChosen)) {
+      chosen = byValueChosen;
+      problems.splice(0, problems.length, ...retry);
+    }
+  }
+  if (!chosen) return { kind: 'selected', chosen: collapseAll(doc, analyses, budget, diagnostics) };
+  diagnostics.push(...problems);
+  return { kind: 'selected', chosen: nameMarkersWithinBudget(doc, chosen, budget) };
+}
+
+/** The longest prefix of `order` that fits, made to parse within the budget; null when nothing fits. */
+function selectInOrder(doc: Document, order: number[], scored: ScoredLines, budget: Budget, repairer: Repairer, problems: Diagnostic[]): Materialized | null {
+  const found = longestFittingPrefix(doc, order, budget, repairer);
+  if (!found) return null;
+  if (!repairer.enabled) return found.output;
   const fixed = fixWithinBudget(found.order, found.k, found.output, scored.probs, budget, repairer);
-  if (!fixed) return named(found.output);
-  diagnostics.push(...fixed.problems);
-  return named(fixed.output);
+  if (!fixed) return found.output;
+  problems.push(...fixed.problems);
+  return fixed.output;
 }
 
 /**
- * Input lines (not layout, not seen before) in the order budget mode spends on them. A lone
- * high-scoring line would cost its tokens plus a marker: it ranks with its better neighbour (not
- * in grep fragments, where each line is a match of its own). Then value per cost: a line in a
- * scope already opened, next to a kept line, costs less than one that needs headers and a marker.
+ * Input lines (not layout, not seen before) in the orders budget mode spends on them. By value: a
+ * lone high-scoring line would cost its tokens plus a marker, so it ranks with its better
+ * neighbour (not in grep fragments, where each line is a match of its own). By cost (the one
+ * used first): value per marginal cost, so a line in a scope already opened, next to a kept line,
+ * goes before one that needs headers and a marker.
  */
-export function rankLines(doc: Document, scored: ScoredLines, analyses: readonly SegmentAnalysis[], budget: Budget): number[] {
+export function rankLines(doc: Document, scored: ScoredLines, analyses: readonly SegmentAnalysis[], budget: Budget): { byCost: number[]; byValue: number[] } {
   const contiguous = doc.segments.filter((s) => s.contiguous).map((s) => s.lines);
   const ranked = openedPriorities(scored.probs, contiguous, (i) => isBlank(doc, i), PEAK_WIDTH);
-  const eligible = priorityOrder(ranked, scored.prior).filter((i) => doc.lines[i].segment !== -1 && !doc.seen?.[i]);
+  const byValue = priorityOrder(ranked, scored.prior).filter((i) => doc.lines[i].segment !== -1 && !doc.seen?.[i]);
   const tokens = budget.measure.unit === 'tokens';
-  return costAwareOrder(doc, analyses, eligible, ranked, scored.prior, {
+  const byCost = costAwareOrder(doc, analyses, byValue, ranked, scored.prior, {
     gamma: COST_GAMMA,
     markerCost: tokens ? MARKER_COST.tokens : MARKER_COST.characters,
     // the search never keeps more than fits (with headers and markers counted as the order does)
@@ -86,6 +106,7 @@ export function rankLines(doc: Document, scored: ScoredLines, analyses: readonly
       return tokens ? countLineTokens(prefix + text) : prefix.length + text.length + 1;
     },
   });
+  return { byCost, byValue };
 }
 
 function isBlank(doc: Document, i: number): boolean {

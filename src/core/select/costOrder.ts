@@ -98,9 +98,9 @@ class Heap {
 }
 
 /**
- * `eligible` lines (doc indexes, in value order) in greedy order of value / marginal cost^gamma,
- * until `orderUpTo` is spent. `value` is the priority budget mode ranks by (blank lines are
- * ordered by it alone, at the mean line cost).
+ * `eligible` lines (doc indexes, in value order) in greedy order of value / marginal cost^gamma
+ * after the best line, until `orderUpTo` is spent; the rest follow in value order. `value` is the
+ * priority budget mode ranks by.
  */
 export function costAwareOrder(
   doc: Document,
@@ -114,19 +114,11 @@ export function costAwareOrder(
   const blank = new Uint8Array(n);
   for (let i = 0; i < n; i++) blank[i] = doc.lines[i].text.trim() === '' ? 1 : 0;
   const cost = new Float64Array(n);
-  let sum = 0;
-  let count = 0;
-  for (const i of eligible) {
-    cost[i] = opts.lineCost(i);
-    if (!blank[i]) {
-      sum += cost[i];
-      count++;
-    }
-  }
-  const meanCost = count > 0 ? sum / count : 1;
+  for (const i of eligible) cost[i] = opts.lineCost(i);
   // per segment: its scopes' costs and each line's enclosing scopes (global ids)
   const scopes: ScopeCost[] = [];
   const lineScopes: number[][] = new Array(n);
+  const brings = new Float64Array(n);
   const segOf = new Int32Array(n).fill(-1);
   doc.segments.forEach((seg, s) => {
     const syntax = analyses[s]?.syntax;
@@ -142,9 +134,18 @@ export function costAwareOrder(
       const headerFrom = seg.lines[Math.min(sc.start, last)];
       scopes.push({ cost: c, from: headerFrom, to: seg.lines[Math.min(sc.end, last)], headerFrom, headerTo: seg.lines[Math.min(sc.headerEnd, last)] });
     }
+    const scopeStarts = new Set(syntax.scopes.map((sc) => sc.start));
     syntax.lines.forEach((ls, r) => {
       const i = seg.lines[r];
-      if (i !== undefined && ls.scopes.length > 0) lineScopes[i] = ls.scopes.map((j) => base + j);
+      if (i === undefined) return;
+      if (ls.scopes.length > 0) lineScopes[i] = ls.scopes.map((j) => base + j);
+      // what repair brings with the line besides headers (./repair.ts): the ends of its statement,
+      // the clauses before it that it pairs with (an `else` needs its `if`); counted as if never paid
+      const rows = new Set<number>();
+      if (ls.stmtStart >= 0 && ls.stmtStart !== r) rows.add(ls.stmtStart);
+      if (ls.stmtEnd >= 0 && ls.stmtEnd !== r && !scopeStarts.has(ls.stmtStart)) rows.add(ls.stmtEnd);
+      for (const p of ls.pairs) if (p < r) rows.add(p);
+      for (const row of rows) if (row <= last) brings[i] += opts.lineCost(seg.lines[row]);
     });
   });
   // nearest non-blank line of the same segment above / below (-1: none)
@@ -164,8 +165,7 @@ export function costAwareOrder(
   for (const i of eligible) isEligible[i] = 1;
   const version = new Int32Array(n);
   const marginal = (i: number): number => {
-    if (blank[i]) return meanCost;
-    let c = cost[i];
+    let c = cost[i] + brings[i];
     for (const j of lineScopes[i] ?? []) {
       const sc = scopes[j];
       if (paid[j] || (i >= sc.headerFrom && i <= sc.headerTo)) continue;
@@ -177,14 +177,27 @@ export function costAwareOrder(
   };
   const ratio = (i: number) => value[i] / marginal(i) ** opts.gamma;
   const heap = new Heap(prior);
-  for (const i of eligible) heap.push(ratio(i), i, 0);
+  // blank lines cost what a line costs on average: alone they decide nothing, in a kept run little
+  let total = 0;
+  let counted = 0;
+  for (const i of eligible) {
+    if (blank[i]) continue;
+    total += cost[i];
+    counted++;
+  }
+  const meanCost = counted > 0 ? total / counted : 1;
+  for (const i of eligible) if (!blank[i]) heap.push(ratio(i), i, 0);
+  for (const i of eligible) if (blank[i]) heap.push(value[i] / meanCost ** opts.gamma, i, 0);
   const refresh = (i: number) => {
-    if (i < 0 || !isEligible[i] || chosen[i]) return;
+    if (i < 0 || !isEligible[i] || chosen[i] || blank[i]) return;
     version[i]++;
     heap.push(ratio(i), i, version[i]);
   };
   const order: number[] = [];
   let spent = 0;
+  // the best line goes first whatever it costs: a budget that affords it keeps it
+  const best = eligible.find((i) => !blank[i]);
+  if (best !== undefined) heap.push(Number.POSITIVE_INFINITY, best, version[best]);
   while (heap.size > 0 && spent <= opts.orderUpTo) {
     const top = heap.pop();
     const i = top.line;
@@ -192,7 +205,6 @@ export function costAwareOrder(
     spent += marginal(i);
     chosen[i] = 1;
     order.push(i);
-    if (blank[i]) continue;
     refresh(up[i]);
     refresh(down[i]);
     for (const j of lineScopes[i] ?? []) {

@@ -15,7 +15,7 @@ describe('rankLines', () => {
     const s = await stagesThroughScore({ code, ratio: 4 }, frozenScorer(scores));
     s.input.doc.seen = new Uint8Array(240);
     s.input.doc.seen[41] = 1;
-    const order = rankLines(s.input.doc, s.scored, s.analyses, { limit: 100, measure: TOKENS });
+    const order = rankLines(s.input.doc, s.scored, s.analyses, { limit: 100, measure: TOKENS }).byValue;
     expect(order.slice(0, 7).sort((a, b) => a - b)).toEqual([40, 42, 43, 44, 45, 46, 47]);
     expect(order).not.toContain(41);
   });

@@ -24,12 +24,20 @@ async function orderFor(scores: number[], gamma: number) {
   await ensureGrammar('python');
   const s = await stagesThroughScore({ code, ratio: 2, language: 'python' }, frozenScorer(scores));
   const doc = s.input.doc;
-  const eligible = doc.lines.map((_, i) => i);
   const value = Float64Array.from(scores);
+  // in value order, as budget mode hands them over
+  const eligible = doc.lines.map((_, i) => i).sort((a, b) => value[b] - value[a] || a - b);
   return costAwareOrder(doc, s.analyses, eligible, value, undefined, { gamma, markerCost: 10, lineCost: () => 5, orderUpTo: Number.POSITIVE_INFINITY });
 }
 
 describe('costAwareOrder', () => {
+  it('puts the best line first whatever it costs', async () => {
+    // line 13 (in B.b1: two headers and a marker) is the best; `class A:` needs only its marker
+    const scores = [0.45, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.55];
+    const order = await orderFor(scores, 0.5);
+    expect(order[0]).toBe(13);
+  });
+
   it('with gamma 0 is the order of value alone', async () => {
     const scores = [0.1, 0.2, 0.9, 0.3, 0, 0.4, 0.8, 0.5, 0, 0, 0.05, 0.06, 0.7, 0.07];
     const order = await orderFor(scores, 0);
