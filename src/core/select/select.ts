@@ -1,9 +1,10 @@
 /**
  * Selection (design 2.4): which lines to keep before repair.
  * - Threshold mode keeps every line whose keep probability reaches τ.
- * - Budget mode ranks lines by probability and finds the largest prefix of that ranking whose
- *   repaired, rendered output fits the token budget. Because the ranking is fixed and repair is
- *   monotone, kept sets nest as the budget grows.
+ * - Budget mode ranks lines (by probability, then by probability per marginal cost: ./budget.ts)
+ *   and finds the largest prefix of that ranking whose repaired, rendered output fits the budget.
+ *   The ranking does not depend on the budget where the search looks, so kept sets nest as the
+ *   budget grows, but for what the syntax fix of each selection drops.
  */
 
 /** Lines in keep-priority order: higher probability first, ties broken by a structural prior then position. */
