@@ -128,4 +128,16 @@ describe('ingest', () => {
       ['1432:', 1432, true, 0],
     ]);
   });
+
+  it('grep -n -C output of one file that starts with such a context line reads it the same', () => {
+    const code = ['1429-  EXPECT_EQ("1.23:0042:x", fmt(a));', '1430-  foo();', '1431:  bar(1.23);', '1432:  baz(4.56);', ''].join('\n');
+    const doc = ingest(code, { detectLanguage: detect });
+    expect(doc.shape).toBe('grep');
+    expect(doc.lines.map((l) => [l.prefix, l.lineNo, l.isMatch, l.segment])).toEqual([
+      ['1429-', 1429, false, 0],
+      ['1430-', 1430, false, 0],
+      ['1431:', 1431, true, 0],
+      ['1432:', 1432, true, 0],
+    ]);
+  });
 });

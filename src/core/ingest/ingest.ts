@@ -156,6 +156,18 @@ function parseKnownGrepLine(text: string, files: ReadonlySet<string>): GrepLine 
   return null;
 }
 
+/** Nine in ten of the lines (separators aside) start with a line number: grep output of one file, without paths. */
+function withoutPaths(raw: readonly RawLine[]): boolean {
+  let lines = 0;
+  let numbered = 0;
+  for (const { text } of raw) {
+    if (text === GREP_SEPARATOR || text.trim() === '') continue;
+    lines++;
+    if (GREP_NOPATH_MATCH_RE.test(text) || GREP_NOPATH_CONTEXT_RE.test(text)) numbered++;
+  }
+  return lines > 0 && numbered >= 0.9 * lines;
+}
+
 /**
  * Parse one grep/rg line; `knownPath` (the previous line's path) disambiguates context lines of
  * paths that contain "-", and after a line without a path (`grep -n PAT FILE`) a line is read
@@ -250,7 +262,8 @@ export function ingest(code: string, opts: IngestOptions): Document {
   } else {
     // grep: one segment per path, in order of first appearance; "--" separators are layout.
     const byPath = new Map<string, Segment>();
-    let lastPath: string | undefined;
+    // output of one file (`grep -n PAT FILE`) is read without paths from its first line on
+    let lastPath: string | undefined = withoutPaths(raw) ? '' : undefined;
     for (const r of raw) {
       if (r.text === GREP_SEPARATOR) {
         push(r, '', r.text, null, null);

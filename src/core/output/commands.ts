@@ -14,8 +14,14 @@ export function withoutCd(command: string): string {
  * asked for by name, so its output is never folded again (it would name another marker to run).
  */
 export function expandsMarker(command: string): boolean {
-  return /^\s*(?:\w+=\S*\s+)*(?:npx\s+)?skim\s+show\b/.test(withoutCd(command));
+  // the whole command is one `skim show`, after any `cd`s and variables: `cd a && X=1 skim show H`,
+  // `npx --yes skim show H`, `./node_modules/.bin/skim show H` (a compound command prints more)
+  const m = EXPANDS_MARKER.exec(command);
+  return m !== null && !/[;&|`]|\$\(/.test(m[1] ?? '');
 }
+
+const EXPANDS_MARKER =
+  /^\s*(?:cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*&&\s*)*(?:env\s+)?(?:\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*(?:npx\s+(?:--?\S+\s+)*)?(?:\S*\/)?skim(?:-pruner)?\s+show(?:\s+([^\n]*))?\s*$/;
 
 /** Commands that print an output of each kind (of a command without its `cd`). */
 export const COMMAND_PATTERNS = {

@@ -46,7 +46,8 @@ export function selectAboveThreshold(
   );
   // Lines the session has seen are never seeds (pinned ones are): what repair needs of them still comes back.
   for (let i = 0; i < seeds.length; i++) if (doc.seen?.[i] && probs[i] <= 1) seeds[i] = 0;
-  if (doc.shape === 'grep' && !seeds.includes(1)) seedBestMatches(doc, probs, seeds);
+  // (a τ the caller chose is theirs to keep)
+  if (doc.shape === 'grep' && rule.kind === 'calibrated' && !seeds.includes(1)) seedBestMatches(doc, probs, seeds);
   let chosen = repairer.materialize(seeds);
   if (repairer.enabled) {
     const fixed = repairer.fix(chosen, seeds, null);
@@ -74,7 +75,9 @@ const SEARCH_FLOOR_LINES = 3;
  */
 function seedBestMatches(doc: Document, probs: Float64Array, seeds: Uint8Array): void {
   const candidates = doc.lines.map((_, i) => i).filter((i) => doc.lines[i].segment !== -1 && !doc.seen?.[i] && doc.lines[i].text.trim() !== '');
-  candidates.sort((a, b) => probs[b] - probs[a] || a - b);
+  // matches before context lines (`grep -C`), then by score
+  const isMatch = (i: number) => (doc.lines[i].isMatch === false ? 0 : 1);
+  candidates.sort((a, b) => isMatch(b) - isMatch(a) || probs[b] - probs[a] || a - b);
   for (const i of candidates.slice(0, SEARCH_FLOOR_LINES)) seeds[i] = 1;
 }
 

@@ -65,9 +65,12 @@ describe('search output where no line reaches τ', () => {
   it('keeps its best matches instead of folding them all', async () => {
     const s = await stagesThroughScore({ code: `${grep.join('\n')}\n`, query: 'Where does the decoder keep its hooks?', keepSmall: false }, frozenScorer(low));
     expect(s.input.doc.shape).toBe('grep');
-    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer('threshold'));
+    const sel = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'calibrated' }, null, s.repairer('threshold'));
     if (sel.kind !== 'selected') throw new Error('whole');
     const kept = [...sel.chosen.mask.keys()].filter((i) => sel.chosen.mask[i]);
+    // a τ the caller gave is kept to: nothing reaches it
+    const given = selectAboveThreshold(s.job, s.input.doc, s.scored, { kind: 'given', tau: 0.5 }, null, s.repairer('threshold'));
+    expect(given.kind === 'selected' && given.chosen.mask.includes(1)).toBe(false);
     // the three best of the decoder's matches (line 4 between two of them costs less than a
     // marker); encoder.py's score far below the best file's and fold with their file
     expect(kept).toEqual([3, 4, 5, 6]);
