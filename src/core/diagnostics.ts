@@ -25,6 +25,8 @@ export type DiagnosticCode =
   | 'scorer-threshold-unusable'
   /** Budget mode: the budget could not hold any line, so the output is markers only. */
   | 'budget-too-small'
+  /** Budget mode: a pinned line did not fit the budget with the context it needs and is omitted. */
+  | 'pin-dropped'
   /** Threshold mode: no line reached the threshold, every line was omitted as unrelated. */
   | 'nothing-relevant'
   /** Default mode: lines were omitted, and the best line matches the goal hint only weakly. */

@@ -54,6 +54,17 @@ describe('prune', () => {
     expect(r.tokensOut).toBeLessThanOrEqual(Math.floor(r.tokensIn / 8));
   });
 
+  it('a pinned line a budget cannot afford is omitted with a warning that names it', async () => {
+    // lines 80-91 are add_color_level's docstring: the whole docstring does not fit 60 tokens
+    const r = await pruner.prune({ code: logging, query: Q, tokens: 60, pinLines: [85, 87, 5000] });
+    expect(r.keepMask[84]).toBe(0);
+    expect(r.diagnostics.filter((d) => d.code === 'pin-dropped').map((d) => d.message)).toEqual([
+      'pinned lines 85, 87 omitted: the budget cannot keep them with the context they need',
+    ]);
+    const kept = await pruner.prune({ code: logging, query: Q, ratio: 8, pinLines: [85, 87] });
+    expect(kept.diagnostics.map((d) => d.code)).not.toContain('pin-dropped');
+  });
+
   it('under a budget, a blank line left between a one-line body kept whole and the next line is kept, not marked', async () => {
     // `nl` output (blank lines unnumbered): a marker for a blank line alone could only name its input position
     const session = readFileSync(path.resolve(__dirname, '../../examples/playground-http_session.py'), 'utf8');

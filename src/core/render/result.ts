@@ -33,6 +33,18 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
     diagnostics.push(
       diagnostic('budget-too-small', `budget of ${mode.budget} ${mode.measure.unit} too small to keep any line with the context it needs: every line omitted`),
     );
+  if (mode.kind === 'budget') {
+    const dropped = droppedPins(job, input, chosen.mask);
+    if (dropped.length > 0) {
+      const named = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? ` and ${dropped.length - 5} more` : '');
+      diagnostics.push(
+        diagnostic(
+          'pin-dropped',
+          `pinned line${dropped.length > 1 ? 's' : ''} ${named} omitted: the budget cannot keep ${dropped.length > 1 ? 'them' : 'it'} with the context ${dropped.length > 1 ? 'they need' : 'it needs'}`,
+        ),
+      );
+    }
+  }
   // A whole file omitted is a judgement about the file, not a failure: say so, so a caller can
   // tell "unrelated to the question" from "lost" and read it another way if the judgement is wrong.
   if (plan.strategy === 'threshold' && keptNone && !doc.seen)
@@ -77,6 +89,14 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
 }
 
 /** The best keep probability of a line of content (layout lines and pinned lines aside). */
+/** Pinned lines (1-based) a budget left out: not layout, not folded as seen before (that is no loss). */
+function droppedPins(job: PruneJob, { doc }: Ingested, mask: Uint8Array): number[] {
+  const dropped = job.pinLines.filter(
+    (line) => line <= doc.lines.length && doc.lines[line - 1].segment !== -1 && !doc.seen?.[line - 1] && mask[line - 1] !== 1,
+  );
+  return [...new Set(dropped)].sort((a, b) => a - b);
+}
+
 function bestContentScore(input: Ingested, scored: ScoredLines): number {
   let best = 0;
   input.doc.lines.forEach((l, i) => {
