@@ -19,9 +19,9 @@ const MARKER_TOKENS_MAX = 32;
 
 /**
  * Fill omitted runs of one segment's mask in place (reason `gap`) and return how many lines were
- * filled. A segment with nothing kept is left alone (it is one marker by design). Interior one-line
- * runs are always filled; any run, interior or at an edge, is filled when its lines cost no more
- * than its marker; a run holding a `banned` line is not. `sameRun(a, b)`: segment lines a and b
+ * filled. A segment with nothing kept is left alone (it is one marker by design). One-line runs
+ * are always filled; any run, interior or at an edge, is filled when its lines cost no more than
+ * its marker; a run holding a `banned` line is not. `sameRun(a, b)`: segment lines a and b
  * may share a marker (session memory splits runs where "seen before" changes: each part is a
  * marker of its own, and is measured so).
  */
@@ -42,8 +42,8 @@ export function fillCheapGaps(
     }
     let j = i;
     while (j + 1 < n && !local[j + 1] && (!sameRun || sameRun(i, j + 1))) j++;
-    const interior = i > 0 && j < n - 1;
-    if (!(banned && anyBanned(i, j, banned)) && ((interior && i === j) || fitsUnderMarker(i, j, costs))) {
+    // a marker for one line stands for no more than the line: kept, at an edge too
+    if (!(banned && anyBanned(i, j, banned)) && (i === j || fitsUnderMarker(i, j, costs))) {
       for (let k = i; k <= j; k++) {
         local[k] = 1;
         reasons[k] = 'gap';

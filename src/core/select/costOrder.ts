@@ -164,8 +164,17 @@ export function costAwareOrder(
   const isEligible = new Uint8Array(n);
   for (const i of eligible) isEligible[i] = 1;
   const version = new Int32Array(n);
+  // a blank line costs what a line costs on average, and a marker when it would stand alone
+  let total = 0;
+  let counted = 0;
+  for (const i of eligible) {
+    if (blank[i]) continue;
+    total += cost[i];
+    counted++;
+  }
+  const meanCost = counted > 0 ? total / counted : 1;
   const marginal = (i: number): number => {
-    let c = cost[i] + brings[i];
+    let c = blank[i] ? meanCost : cost[i] + brings[i];
     for (const j of lineScopes[i] ?? []) {
       const sc = scopes[j];
       if (paid[j] || (i >= sc.headerFrom && i <= sc.headerTo)) continue;
@@ -177,19 +186,9 @@ export function costAwareOrder(
   };
   const ratio = (i: number) => value[i] / marginal(i) ** opts.gamma;
   const heap = new Heap(prior);
-  // blank lines cost what a line costs on average: alone they decide nothing, in a kept run little
-  let total = 0;
-  let counted = 0;
-  for (const i of eligible) {
-    if (blank[i]) continue;
-    total += cost[i];
-    counted++;
-  }
-  const meanCost = counted > 0 ? total / counted : 1;
-  for (const i of eligible) if (!blank[i]) heap.push(ratio(i), i, 0);
-  for (const i of eligible) if (blank[i]) heap.push(value[i] / meanCost ** opts.gamma, i, 0);
+  for (const i of eligible) heap.push(ratio(i), i, 0);
   const refresh = (i: number) => {
-    if (i < 0 || !isEligible[i] || chosen[i] || blank[i]) return;
+    if (i < 0 || !isEligible[i] || chosen[i]) return;
     version[i]++;
     heap.push(ratio(i), i, version[i]);
   };
@@ -207,11 +206,14 @@ export function costAwareOrder(
     order.push(i);
     refresh(up[i]);
     refresh(down[i]);
+    // the blank lines between it and its neighbours now join a kept run instead of starting one
+    for (let k = i - 1; k >= 0 && blank[k] && segOf[k] === segOf[i]; k--) refresh(k);
+    for (let k = i + 1; k < n && blank[k] && segOf[k] === segOf[i]; k++) refresh(k);
     for (const j of lineScopes[i] ?? []) {
       if (paid[j]) continue;
       paid[j] = 1;
       const sc = scopes[j];
-      for (let k = sc.from; k <= sc.to; k++) if (!blank[k]) refresh(k);
+      for (let k = sc.from; k <= sc.to; k++) refresh(k);
     }
   }
   // past what any budget search looks at, the rest in value order

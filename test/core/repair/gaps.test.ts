@@ -33,9 +33,10 @@ describe('fillCheapGaps', () => {
     expect(fill([1, 0, 1], [5, 40, 5], 12).mask).toEqual([1, 1, 1]);
   });
 
-  it('fills cheap runs at the edges, but not a dear single edge line', () => {
+  it('fills cheap runs at the edges, and a single edge line however dear (its marker would stand for no more)', () => {
     expect(fill([0, 1, 1, 0, 0], [1, 5, 5, 1, 2], 12).mask).toEqual([1, 1, 1, 1, 1]);
-    expect(fill([0, 1, 1, 0], [20, 5, 5, 20], 12).mask).toEqual([0, 1, 1, 0]);
+    expect(fill([0, 1, 1, 0], [20, 5, 5, 20], 12).mask).toEqual([1, 1, 1, 1]);
+    expect(fill([0, 0, 1, 1, 0, 0], [20, 20, 5, 5, 20, 20], 12).mask).toEqual([0, 0, 1, 1, 0, 0]);
   });
 
   it('leaves a segment with nothing kept alone: it is one marker by design', () => {
