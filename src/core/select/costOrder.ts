@@ -20,11 +20,9 @@ export interface CostOrderOptions {
 
 interface ScopeCost {
   cost: number;
-  /** Doc indexes of the lines the scope holds (header to end). */
+  /** Doc indexes of the lines the scope holds (header to end); its header ends at `headerTo` (a line there does not pay for its own scope). */
   from: number;
   to: number;
-  /** Doc indexes of its header rows (a line there does not pay for its own scope). */
-  headerFrom: number;
   headerTo: number;
 }
 
@@ -131,15 +129,19 @@ export function costAwareOrder(
       for (const r of sc.decorators) if (r <= last) c += opts.lineCost(seg.lines[r]);
       for (let r = sc.start; r <= Math.min(sc.headerEnd, last); r++) c += opts.lineCost(seg.lines[r]);
       if (analyses[s].info.braces && sc.end > sc.headerEnd && sc.end <= last) c += opts.lineCost(seg.lines[sc.end]);
-      const headerFrom = seg.lines[Math.min(sc.start, last)];
-      scopes.push({ cost: c, from: headerFrom, to: seg.lines[Math.min(sc.end, last)], headerFrom, headerTo: seg.lines[Math.min(sc.headerEnd, last)] });
+      scopes.push({
+        cost: c,
+        from: seg.lines[Math.min(sc.start, last)],
+        to: seg.lines[Math.min(sc.end, last)],
+        headerTo: seg.lines[Math.min(sc.headerEnd, last)],
+      });
     }
     const scopeStarts = new Set(syntax.scopes.map((sc) => sc.start));
     syntax.lines.forEach((ls, r) => {
       const i = seg.lines[r];
       if (i === undefined) return;
       if (ls.scopes.length > 0) lineScopes[i] = ls.scopes.map((j) => base + j);
-      // what repair brings with the line besides headers (./repair.ts): the ends of its statement,
+      // what repair brings with the line besides headers (../repair/repair.ts): the ends of its statement,
       // the clauses before it that it pairs with (an `else` needs its `if`); counted as if never paid
       const rows = new Set<number>();
       if (ls.stmtStart >= 0 && ls.stmtStart !== r) rows.add(ls.stmtStart);
@@ -177,7 +179,7 @@ export function costAwareOrder(
     let c = blank[i] ? meanCost : cost[i] + brings[i];
     for (const j of lineScopes[i] ?? []) {
       const sc = scopes[j];
-      if (paid[j] || (i >= sc.headerFrom && i <= sc.headerTo)) continue;
+      if (paid[j] || (i >= sc.from && i <= sc.headerTo)) continue;
       c += sc.cost;
     }
     const joined = (up[i] >= 0 && chosen[up[i]] ? 1 : 0) + (down[i] >= 0 && chosen[down[i]] ? 1 : 0);
