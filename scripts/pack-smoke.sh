@@ -27,11 +27,11 @@ node --input-type=module -e "import { prune } from 'skim-pruner'; await prune({ 
 node --input-type=commonjs -e "require('skim-pruner').prune({ code: 'x = 1\\n', query: 'x?' })"
 "$skim" --help > /dev/null
 "$skim" prune "$pkg/examples/logging.py" --query "$q" --ratio 4 | grep -q 'lines omitted'
-"$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'def reset'
+"$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'self.handler.reset()'
 "$skim" grep 'def reset' "$pkg/examples" | grep -q 'logging.py'
 # the daemon the first read started answers the next one
 for _ in $(seq 100); do "$skim" daemon status > /dev/null && break; sleep 0.2; done
-"$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'def reset'
+"$skim" cat "$pkg/examples/logging.py" --focus "$q" --max-chars 4000 | grep -q 'self.handler.reset()'
 "$skim" daemon status | grep -q '[1-9][0-9]* request(s) served'
 "$skim" bench --cases "$repo/test/fixtures/bench/real-swebench.jsonl" --methods skim,bm25 --limit 1 | grep -q '| skim |'
 # run, out and show: a real test run replayed, its marker expanded from the session
