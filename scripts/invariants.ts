@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
+import { readAllRecords } from '../src/bench/cases.js';
 import { SkimError } from '../src/core/errors.js';
 import { ingest, splitLines } from '../src/core/ingest/ingest.js';
 import { MARKER_RE, SEEN_VERB } from '../src/core/layout/layout.js';
@@ -77,21 +77,12 @@ interface Observation {
   task: string;
 }
 
-function gzLines<T>(file: string): T[] {
-  return zlib
-    .gunzipSync(readFileSync(file))
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as T);
-}
-
-function loadFiles(): SourceFile[] {
+async function loadFiles(): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
-  for (const r of gzLines<{ code: string; path: string; query: string }>(join(SHARED, 'polyglot-dev.jsonl.gz')))
+  for (const r of await readAllRecords<{ code: string; path: string; query: string }>(join(SHARED, 'polyglot-dev.jsonl.gz')))
     out.push({ code: r.code, path: r.path, query: r.query });
   for (const name of ['swebench-dev', 'goalhint-dev'])
-    for (const r of gzLines<{ query: string; files: { path: string; content: string }[] }>(join(SHARED, `${name}.jsonl.gz`)))
+    for (const r of await readAllRecords<{ query: string; files: { path: string; content: string }[] }>(join(SHARED, `${name}.jsonl.gz`)))
       for (const f of r.files) out.push({ code: f.content, path: f.path, query: r.query });
   for (const f of ['logging.py', 'playground-http_session.py', 'playground-lru_cache.go', 'playground-rate_limiter.ts'])
     out.push({ code: readFileSync(join(ROOT, 'examples', f), 'utf8'), path: f, query: 'where is the state reset?' });
@@ -110,9 +101,9 @@ interface Run {
 }
 
 const OUTPUT_RE = /<output>\n([\s\S]*)<\/output>\s*$/;
-function loadObservations(): Observation[] {
+async function loadObservations(): Promise<Observation[]> {
   const out: Observation[] = [];
-  for (const run of gzLines<Run>(join(SHARED, 'trajectories-dev.jsonl.gz'))) {
+  for (const run of await readAllRecords<Run>(join(SHARED, 'trajectories-dev.jsonl.gz'))) {
     for (const s of run.steps) {
       if (s.truncated) continue;
       const m = OUTPUT_RE.exec(run.messages[s.message].content);
@@ -966,8 +957,8 @@ async function sessionCase(k: number, files: SourceFile[], obs: Observation[]): 
 }
 
 async function main(): Promise<void> {
-  const files = loadFiles();
-  const obs = loadObservations();
+  const files = await loadFiles();
+  const obs = await loadObservations();
   console.log(`inputs: ${files.length} files, ${obs.length} observations; ${CASES} cases, seed ${SEED}`);
   const started = Date.now();
   for (let k = ONE_CASE ? Number(ONE_CASE) : 0; k < (ONE_CASE ? Number(ONE_CASE) + 1 : CASES); k++) {
