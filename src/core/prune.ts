@@ -21,7 +21,7 @@ import { resolveScorer, type ScorerChoice } from './score/resolveScorer.js';
 import { scoreLines } from './score/scoreLines.js';
 import { selectWithinBudget } from './select/budget.js';
 import { selectAllButSeen } from './select/keepAll.js';
-import { planSelection, selectionScores } from './select/plan.js';
+import { pinnedIndexes, planSelection, selectionScores } from './select/plan.js';
 import { selectAboveThreshold } from './select/threshold.js';
 import { rememberShown } from './session/shown.js';
 import { analyse } from './syntax/analyse.js';
@@ -147,10 +147,10 @@ async function runStages(job: PruneJob): Promise<{ result: PruneResult; doc: Doc
   return { result: renderResult(job, input, scored, plan, selection), doc };
 }
 
-/** Per input line, 1 for the lines the request pins (1-based; none past the end); undefined when none are. */
+/** Per input line, 1 for the lines the request pins; undefined when none are. */
 function pinnedMask(doc: Document, pins: readonly number[]): Uint8Array | undefined {
   if (pins.length === 0) return undefined;
   const mask = new Uint8Array(doc.lines.length);
-  for (const line of pins) if (line <= mask.length) mask[line - 1] = 1;
+  for (const i of pinnedIndexes(doc, pins)) mask[i] = 1;
   return mask;
 }

@@ -8,6 +8,7 @@ import { fileRanges, joinPieces, maskRanges, piecesRuns } from '../layout/layout
 import { round4 } from '../pipeline/round.js';
 import type { Ingested, PruneJob, ScoredLines, Selection, SelectionPlan } from '../pipeline/types.js';
 import { doubtAbout } from '../policy/confidence.js';
+import { pinnedIndexes } from '../select/plan.js';
 import { countTokens } from '../tokens/count.js';
 import type { PruneResult } from '../types.js';
 import { explainLines } from './explain.js';
@@ -88,15 +89,13 @@ export function renderResult(job: PruneJob, input: Ingested, scored: ScoredLines
   return result;
 }
 
-/** The best keep probability of a line of content (layout lines and pinned lines aside). */
-/** Pinned lines (1-based) a budget left out: not layout, not folded as seen before (that is no loss). */
+/** Pinned lines (1-based) a budget left out, not folded as seen before (that is no loss). */
 function droppedPins(job: PruneJob, { doc }: Ingested, mask: Uint8Array): number[] {
-  const dropped = job.pinLines.filter(
-    (line) => line <= doc.lines.length && doc.lines[line - 1].segment !== -1 && !doc.seen?.[line - 1] && mask[line - 1] !== 1,
-  );
-  return [...new Set(dropped)].sort((a, b) => a - b);
+  const dropped = pinnedIndexes(doc, job.pinLines).filter((i) => !doc.seen?.[i] && mask[i] !== 1);
+  return [...new Set(dropped)].sort((a, b) => a - b).map((i) => i + 1);
 }
 
+/** The best keep probability of a line of content (layout lines and pinned lines aside). */
 function bestContentScore(input: Ingested, scored: ScoredLines): number {
   let best = 0;
   input.doc.lines.forEach((l, i) => {

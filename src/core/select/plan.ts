@@ -60,7 +60,12 @@ export function collapseWeakFiles(doc: Document, probs: Float64Array): void {
 
 /** Pinned lines (1-based input lines; layout lines cannot be pinned) score PINNED. */
 export function pinLines(doc: Document, probs: Float64Array, pins: readonly number[]): void {
-  for (const line of pins) if (line <= doc.lines.length && doc.lines[line - 1].segment !== -1) probs[line - 1] = PINNED;
+  for (const i of pinnedIndexes(doc, pins)) probs[i] = PINNED;
+}
+
+/** The input lines (0-based) `pins` (1-based) pins: none past the end, no layout line. */
+export function pinnedIndexes(doc: Document, pins: readonly number[]): number[] {
+  return pins.filter((line) => line >= 1 && line <= doc.lines.length && doc.lines[line - 1].segment !== -1).map((line) => line - 1);
 }
 
 function readFacts(job: PruneJob, doc: Document) {
