@@ -14,6 +14,7 @@ import type { SessionMemory } from '../core/session/memory.js';
 import type { Captured } from '../tools/capture.js';
 import { decodeInput } from '../tools/fileTools.js';
 import { formatLimit } from '../tools/readCapped.js';
+import { readWarnings } from '../tools/readForAgent.js';
 import { jsonResult } from './actions/pruneAction.js';
 import { warn, writeOut } from './io.js';
 import { fitCharsOf, insideRun, type SessionFlags, shownLimitOf, taskOf, withSession } from './session.js';
@@ -96,11 +97,9 @@ async function pruneForAgent(
       ...(encoding === 'latin1' ? { encoding } : {}),
     });
     const r = routed.result;
-    // a read without a goal hint is printed as cat prints it: saying so is noise (as in skim cat)
-    const quiet = new Set(r.diagnostics.filter((d) => d.code === 'no-query').map((d) => d.message));
     return {
       text: r.text,
-      warnings: r.warnings.filter((w) => !quiet.has(w)),
+      warnings: readWarnings(r.diagnostics),
       json: routed.via === 'read' ? jsonResult(routed.result) : outputResultJson(routed.result),
     };
   } catch (err) {

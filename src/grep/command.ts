@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SkimError } from '../core/errors.js';
-import { asksToPrune, readForAgent } from '../tools/readForAgent.js';
+import { asksToPrune, readForAgent, readWarnings } from '../tools/readForAgent.js';
 import { VERSION } from '../version.js';
 import { compileGrepMatcher } from './linePattern.js';
 import { GREP_HELP, type ParsedGrepArgs, parseGrepArgs, USAGE, UsageError } from './options.js';
@@ -208,7 +208,7 @@ async function searchWithSession(
       const pruner = prunerFor({ scorer: p.scorer, model: p.model });
       const req = { code: text, query: p.focus, task: taskOf({ task: p.task }), ratio: p.ratio, tokens: p.tokens, outputLimit, session };
       const read = await readForAgent(pruner.prune, req, { onFailure: (m) => io.stderr(`skim: warning: ${m}\n`) });
-      for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') io.stderr(`skim: warning: ${d.message}\n`);
+      for (const w of readWarnings(read.result?.diagnostics ?? [])) io.stderr(`skim: warning: ${w}\n`);
       await io.stdout(read.text);
     }
     return exitStatus(outcome.selected, outcome.errors, p.mode);

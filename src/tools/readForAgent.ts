@@ -2,6 +2,7 @@
  * An agent's read through skim, as `skim cat`, `skim grep` and the MCP tools make it: the one
  * place that decides whether a read is pruned at all, and that keeps the read when pruning fails.
  */
+import type { Diagnostic } from '../core/diagnostics.js';
 import { SkimError } from '../core/errors.js';
 import { countLines } from '../core/ingest/ingest.js';
 import { SMALL_INPUT_LINES } from '../core/limits.js';
@@ -57,4 +58,12 @@ export async function readForAgent(prune: PruneFn, req: PruneRequest, { onFailur
     onFailure(`prune failed, returning the output unpruned: ${err instanceof Error ? err.message : String(err)}`);
     return { text: req.code, result: null };
   }
+}
+
+/**
+ * What the CLI says on stderr of a read's diagnostics: all but "no query". A read without a goal
+ * hint is printed as cat prints it, and saying so in every observation is noise.
+ */
+export function readWarnings(diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.filter((d) => d.code !== 'no-query').map((d) => d.message);
 }

@@ -4,7 +4,7 @@ import { SMALL_INPUT_LINES } from '../../src/core/limits.js';
 import { createPruner } from '../../src/core/prune.js';
 import { SessionMemory } from '../../src/core/session/memory.js';
 import type { PruneRequest } from '../../src/core/types.js';
-import { asksToPrune, prunesRead, readForAgent } from '../../src/tools/readForAgent.js';
+import { asksToPrune, prunesRead, readForAgent, readWarnings } from '../../src/tools/readForAgent.js';
 import { pythonFunctions } from '../helpers/stages.js';
 
 const heuristic = createPruner({ scorer: 'heuristic' });
@@ -74,5 +74,19 @@ describe('readForAgent', () => {
       throw new SkimError('invalid request: ratio: too small', 'EUSAGE');
     };
     await expect(readForAgent(misuse, { code: big, ratio: 0.5 }, { onFailure: () => {} })).rejects.toThrow(/ratio/);
+  });
+});
+
+describe('readWarnings', () => {
+  it('says every diagnostic of a read but "no query"', async () => {
+    const r = await heuristic.prune({ code: big, query: '', session: new SessionMemory() });
+    expect(r.diagnostics.map((d) => d.code)).toContain('no-query');
+    expect(readWarnings(r.diagnostics)).toEqual(r.warnings.filter((w) => !/no query/.test(w)));
+    expect(
+      readWarnings([
+        { code: 'weak-match', message: 'weak' },
+        { code: 'no-query', message: 'nq' },
+      ]),
+    ).toEqual(['weak']);
   });
 });

@@ -8,7 +8,7 @@ import { SkimError } from '../../core/errors.js';
 import { limitAfter } from '../../core/outputLimit.js';
 import { FIELD_RULES } from '../../core/request.js';
 import { numberLines, readTextFile } from '../../tools/fileTools.js';
-import { prunesRead, readForAgent } from '../../tools/readForAgent.js';
+import { prunesRead, readForAgent, readWarnings } from '../../tools/readForAgent.js';
 import { action, numberOption, type PruneOptionFlags, pruneOptions, prunerFor, warn, writeErr, writeOut } from '../io.js';
 import { fitCharsOf, shownLimitOf, taskOf, withSession } from '../session.js';
 
@@ -83,7 +83,7 @@ export function registerCat(program: Command): void {
             // a file that is not valid UTF-8 is pruned as Latin-1 text, so its kept lines keep their bytes
             if (warning) say(`${file}: ${warning}`);
             const read = await readForAgent(pruner.prune, req, { onFailure: (message) => say(`${file}: ${message}`) });
-            for (const d of read.result?.diagnostics ?? []) if (d.code !== 'no-query') say(`${file}: ${d.message}`);
+            for (const w of readWarnings(read.result?.diagnostics ?? [])) say(`${file}: ${w}`);
             await writeOut(read.text, encoding);
             written += read.text.length;
           }
