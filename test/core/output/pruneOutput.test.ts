@@ -23,6 +23,7 @@ const FIXTURES = [
   'pytest-colour',
   'pytest-skipped',
   'node-test-tap',
+  'cargo-test-backtrace',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -218,6 +219,27 @@ describe('pruneOutput', () => {
     expect(r.charsOut).toBeLessThan(r.charsIn / 3);
     // without the command, by its lines
     expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('tap');
+  });
+
+  it('a Rust backtrace frame is its function line and its location: a frame in the project stays whole, one outside folds whole', () => {
+    const f = fixture('cargo-test-backtrace');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('cargo');
+    const lines = f.text.split('\n');
+    let frames = 0;
+    for (let i = 1; i < lines.length; i++) {
+      if (!/^\s+at \S+:\d+:\d+$/.test(lines[i]) || !/^\s+\d+: /.test(lines[i - 1])) continue;
+      frames++;
+      // never a location without its function, or a function without its location
+      expect([i, r.keepMask[i - 1], r.keepMask[i]]).toEqual([i, r.keepMask[i], r.keepMask[i]]);
+      if (/ at \.\//.test(lines[i])) expect([lines[i - 1], r.keepMask[i - 1]]).toEqual([lines[i - 1], 1]);
+    }
+    expect(frames).toBe(23);
+    for (const l of ["thread 'rollup_covers_subaccounts' (7608) panicked at tests/ledger_tests.rs:900:5:", ' right: Amount { cents: 4000 }'])
+      expect(r.text.split('\n')).toContain(l);
+    expect(r.text).toMatch(/^test result: FAILED\. 131 passed; 3 failed; /m);
+    expect(r.folds).toContainEqual({ from: 175, to: 182, reason: 'routine', label: 'frames outside the project' });
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {
