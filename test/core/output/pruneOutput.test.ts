@@ -24,6 +24,7 @@ const FIXTURES = [
   'pytest-skipped',
   'node-test-tap',
   'cargo-test-backtrace',
+  'mocha-spec',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -240,6 +241,17 @@ describe('pruneOutput', () => {
       expect(r.text.split('\n')).toContain(l);
     expect(r.text).toMatch(/^test result: FAILED\. 131 passed; 3 failed; /m);
     expect(r.folds).toContainEqual({ from: 175, to: 182, reason: 'routine', label: 'frames outside the project' });
+  });
+
+  it("keeps every failing test of mocha's spec reporter (`1) name`): a marker of passed tests never hides one", () => {
+    const f = fixture('mocha-spec');
+    // (a session's first output: the judgement folds the most there)
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('js-test');
+    const lines = r.text.split('\n');
+    for (const l of ['    1) parses thousands separators', '    2) lists items in order', '  150 passing (45ms)', '  2 failing']) expect(lines).toContain(l);
+    expect(r.charsOut).toBeLessThan(r.charsIn / 2);
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {

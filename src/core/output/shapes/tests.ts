@@ -74,7 +74,8 @@ export const jsTest: OutputShape = {
   command: /\b(jest|vitest|mocha|ava|tap)\b|npm (run )?test\b|yarn test\b|pnpm test\b/,
   evidence: /^\s*(✓|✔|√) |^ (PASS|FAIL) |^Tests:\s+\d+|^Test Files\s+\d+|^\s+\d+ passing \(/,
   rules: [
-    { re: /^\s*(✕|×|✗|✘) |^ FAIL |^Tests?:?\s+\d+|^Test (Suites|Files):?\s|^\s*●|^\s+\d+ (passing|failing|pending)\b|^\s*FAIL\s/, role: 'signal' },
+    // (mocha's spec reporter numbers a failing test, `  1) name`, and its failure below by that number)
+    { re: /^\s*(✕|×|✗|✘) |^ FAIL |^Tests?:?\s+\d+|^Test (Suites|Files):?\s|^\s*●|^\s+\d+ (passing|failing|pending)\b|^\s*FAIL\s|^\s+\d+\) \S/, role: 'signal' },
     { re: /^\s*(✓|✔|√) |^ PASS /, role: 'routine', label: PASS },
   ],
 };
