@@ -26,6 +26,7 @@ const FIXTURES = [
   'cargo-test-backtrace',
   'mocha-spec',
   'ls-R-root',
+  'maven-surefire',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -265,6 +266,27 @@ describe('pruneOutput', () => {
     const lines = r.text.split('\n');
     for (const l of ['    1) parses thousands separators', '    2) lists items in order', '  150 passing (45ms)', '  2 failing']) expect(lines).toContain(l);
     expect(r.charsOut).toBeLessThan(r.charsIn / 2);
+  });
+
+  it("folds Maven's INFO progress of a failed multi-module test run, keeps its errors, the failing module and the summary", () => {
+    const f = fixture('maven-surefire');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('maven-gradle');
+    const shown = stripVTControlCharacters(r.text).split('\n');
+    for (const l of [
+      '[ERROR] com.acme.inventory.CsvImporterTest.importsEveryLine -- Time elapsed: 0.018 s <<< ERROR!',
+      'Caused by: java.lang.IllegalArgumentException: bad SKU code: abc-0003',
+      '\tat com.acme.inventory.CsvImporter.importLine(CsvImporter.java:32)',
+      '[ERROR]   StockTest.totalCountsEverySku:32 total after one shipment ==> expected: <7> but was: <6>',
+      '[ERROR] Tests run: 124, Failures: 1, Errors: 1, Skipped: 0',
+      '[INFO] inventory .......................................... FAILURE [  2.815 s]',
+      '[INFO] BUILD FAILURE',
+    ])
+      expect(shown).toContain(l);
+    expect(r.folds.filter((x) => x.label === 'build progress').length).toBeGreaterThan(0);
+    expect(shown).not.toContain('[INFO] Scanning for projects...');
+    expect(r.charsOut).toBeLessThan(r.charsIn * 0.6);
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {
