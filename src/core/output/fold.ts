@@ -209,12 +209,9 @@ function markListingRuns(o: FoldInput, reason: (FoldReason | null)[], label: (st
   const first = dirs.find((d) => d !== null);
   if (new Set(dirs.filter((d) => d !== null)).size < 2) return;
   const q = o.question.toLowerCase();
-  // the directories every directory of the listing lies in (`ls -R test`: test) name none of them
-  const root = sharedRoot(dirs.filter((d) => d !== null));
   const named = (dir: string) =>
     dir
       .split('/')
-      .slice(root)
       .filter((p) => p.length >= 3 && p !== '.' && p !== '..')
       .some((p) => q.includes(p.toLowerCase()));
   let i = 0;
@@ -235,20 +232,6 @@ function markListingRuns(o: FoldInput, reason: (FoldReason | null)[], label: (st
     }
     i = j;
   }
-}
-
-/** How many leading path components all these directories share. */
-function sharedRoot(dirs: readonly string[]): number {
-  if (dirs.length === 0) return 0;
-  const shared = dirs[0].split('/');
-  let n = shared.length;
-  for (const d of dirs) {
-    const parts = d.split('/');
-    let k = 0;
-    while (k < n && k < parts.length && parts[k] === shared[k]) k++;
-    n = k;
-  }
-  return n;
 }
 
 /** Runs of lines with one reason (blank lines join the run around them) that pay for a marker. */

@@ -25,7 +25,6 @@ const FIXTURES = [
   'node-test-tap',
   'cargo-test-backtrace',
   'mocha-spec',
-  'ls-R-root',
   'maven-surefire',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
@@ -108,18 +107,6 @@ describe('pruneOutput', () => {
     expect(r.folds.every((x) => x.reason === 'listing' && x.label === 'entries of ./tests')).toBe(true);
     const named = pruneOutput({ text: f.text, command: f.command, query: 'which tests cover queries?', judge: false });
     expect(named.folds.filter((x) => x.label === 'entries of ./tests')).toHaveLength(0);
-  });
-
-  it('a directory the listing starts from names no directory under it: a question that names it still folds their long runs', () => {
-    const f = fixture('ls-R-root');
-    // every directory of `ls -R test` starts with "test", which the question's "tested" holds
-    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
-    expectHonest(f.text, r);
-    expect(r.folds.map((x) => x.label)).toEqual(['entries of test/specs/new', 'entries of test/specs/original', 'entries of test/specs/redos']);
-    // the unit tests' directory stays, and a directory the question names below the root does too
-    expect(r.text).toContain('test/unit:\nHooks.test.js\nLexer.test.js\nParser.test.js\n');
-    const named = pruneOutput({ text: f.text, command: f.command, query: 'Which redos cases are there?', judge: false });
-    expect(named.folds.map((x) => x.label)).toEqual(['entries of test/specs/new', 'entries of test/specs/original']);
   });
 
   it('folds traceback frames outside the project but keeps the frame that raised', () => {
