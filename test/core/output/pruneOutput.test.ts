@@ -26,6 +26,7 @@ const FIXTURES = [
   'cargo-test-backtrace',
   'mocha-spec',
   'maven-surefire',
+  'gxx-template',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -274,6 +275,18 @@ describe('pruneOutput', () => {
     expect(r.folds.filter((x) => x.label === 'build progress').length).toBeGreaterThan(0);
     expect(shown).not.toContain('[INFO] Scanning for projects...');
     expect(r.charsOut).toBeLessThan(r.charsIn * 0.6);
+  });
+
+  it("folds a C++ template error's notes in system headers (candidates tried, instantiation steps), keeps its errors and where the project's code is", () => {
+    const f = fixture('gxx-template');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('compiler');
+    const shown = r.text.split('\n');
+    for (const l of f.text.split('\n')) if (/: error: |^inventory\.cpp:\d+:\d+: /.test(l)) expect(shown).toContain(l);
+    expect(r.folds.filter((x) => x.label === 'notes in system headers').length).toBeGreaterThan(3);
+    expect(r.text).not.toContain('note: candidate:');
+    expect(r.charsOut).toBeLessThan(r.charsIn / 2);
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {
