@@ -27,6 +27,7 @@ const FIXTURES = [
   'mocha-spec',
   'maven-surefire',
   'gxx-template',
+  'vitest-node-modules',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -287,6 +288,18 @@ describe('pruneOutput', () => {
     expect(r.folds.filter((x) => x.label === 'notes in system headers').length).toBeGreaterThan(3);
     expect(r.text).not.toContain('note: candidate:');
     expect(r.charsOut).toBeLessThan(r.charsIn / 2);
+  });
+
+  it("keeps a JavaScript stack trace's frames in the project (vitest's `❯ fn file:line:col`) and folds those in node_modules", () => {
+    const f = fixture('vitest-node-modules');
+    // (a session's first output: the judgement folds the most there)
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('js-test');
+    const shown = stripVTControlCharacters(r.text).split('\n');
+    for (const l of [' ❯ loadPrice vt/yaml.test.mjs:6:52', ' ❯ parseAmount src/money.js:6:17', ' ❯ vt/money.test.mjs:86:52']) expect(shown).toContain(l);
+    // js-yaml's nine frames
+    expect(r.folds.some((x) => x.from <= 171 && x.to === 179 && /frames outside the project$/.test(x.label ?? ''))).toBe(true);
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {
