@@ -61,8 +61,11 @@ function keepRaisingFrames(lines: readonly string[], roles: LineRole[], labels: 
   }
 }
 
-/** A Rust backtrace frame: its number and function (`  4: ledger::post`), then where it is (`at ./src/ledger.rs:30:9`). */
-const FRAME_FUNCTION = /^\s+\d+: \S/;
+/**
+ * A Rust backtrace frame: its number and function (`  4: ledger::post`; with RUST_BACKTRACE=full,
+ * `  4:     0x55d0c9b1c0a3 - ledger::post`), then where it is (`at ./src/ledger.rs:30:9`).
+ */
+const FRAME_FUNCTION = /^\s+\d+: +\S/;
 const FRAME_LOCATION = /^\s+at \S+:\d+:\d+$/;
 
 /**

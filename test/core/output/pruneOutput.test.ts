@@ -28,6 +28,7 @@ const FIXTURES = [
   'maven-surefire',
   'gxx-template',
   'vitest-node-modules',
+  'cargo-test-backtrace-full',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -225,25 +226,40 @@ describe('pruneOutput', () => {
     expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('tap');
   });
 
-  it('a Rust backtrace frame is its function line and its location: a frame in the project stays whole, one outside folds whole', () => {
-    const f = fixture('cargo-test-backtrace');
-    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
-    expectHonest(f.text, r);
-    expect(r.shape).toBe('cargo');
-    const lines = f.text.split('\n');
-    let frames = 0;
-    for (let i = 1; i < lines.length; i++) {
-      if (!/^\s+at \S+:\d+:\d+$/.test(lines[i]) || !/^\s+\d+: /.test(lines[i - 1])) continue;
-      frames++;
-      // never a location without its function, or a function without its location
-      expect([i, r.keepMask[i - 1], r.keepMask[i]]).toEqual([i, r.keepMask[i], r.keepMask[i]]);
-      if (/ at \.\//.test(lines[i])) expect([lines[i - 1], r.keepMask[i - 1]]).toEqual([lines[i - 1], 1]);
+  describe('a Rust backtrace frame is its function line and its location', () => {
+    /** Never a location without its function, or a function without its location; a frame in the project is shown. */
+    function expectFramesWhole(text: string, r: OutputResult): number {
+      const lines = text.split('\n');
+      let frames = 0;
+      for (let i = 1; i < lines.length; i++) {
+        if (!/^\s+at \S+:\d+:\d+$/.test(lines[i]) || !/^\s+\d+: /.test(lines[i - 1])) continue;
+        frames++;
+        expect([i, r.keepMask[i - 1], r.keepMask[i]]).toEqual([i, r.keepMask[i], r.keepMask[i]]);
+        if (!/ at \/rustc\//.test(lines[i])) expect([lines[i - 1], r.keepMask[i - 1]]).toEqual([lines[i - 1], 1]);
+      }
+      return frames;
     }
-    expect(frames).toBe(23);
-    for (const l of ["thread 'rollup_covers_subaccounts' (7608) panicked at tests/ledger_tests.rs:900:5:", ' right: Amount { cents: 4000 }'])
-      expect(r.text.split('\n')).toContain(l);
-    expect(r.text).toMatch(/^test result: FAILED\. 131 passed; 3 failed; /m);
-    expect(r.folds).toContainEqual({ from: 175, to: 182, reason: 'routine', label: 'frames outside the project' });
+
+    it('RUST_BACKTRACE=1: a frame in the project stays whole, one outside folds whole', () => {
+      const f = fixture('cargo-test-backtrace');
+      const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+      expectHonest(f.text, r);
+      expect(r.shape).toBe('cargo');
+      expect(expectFramesWhole(f.text, r)).toBe(23);
+      for (const l of ["thread 'rollup_covers_subaccounts' (7608) panicked at tests/ledger_tests.rs:900:5:", ' right: Amount { cents: 4000 }'])
+        expect(r.text.split('\n')).toContain(l);
+      expect(r.text).toMatch(/^test result: FAILED\. 131 passed; 3 failed; /m);
+      expect(r.folds).toContainEqual({ from: 175, to: 182, reason: 'routine', label: 'frames outside the project' });
+    });
+
+    it('RUST_BACKTRACE=full (an address before each function)', () => {
+      const f = fixture('cargo-test-backtrace-full');
+      const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+      expectHonest(f.text, r);
+      expect(expectFramesWhole(f.text, r)).toBe(45);
+      expect(r.text).toContain('ledger_tests::rollup_covers_subaccounts::h02209d4d8e3d758d');
+      expect(r.folds.some((x) => x.from === 16 && /frames outside the project/.test(x.label ?? ''))).toBe(true);
+    });
   });
 
   it("keeps every failing test of mocha's spec reporter (`1) name`): a marker of passed tests never hides one", () => {
