@@ -133,7 +133,10 @@ export const jvmBuild: OutputShape = {
   command: /\b(mvn|mvnw|gradle|gradlew)\b/,
   evidence: /^\[(INFO|ERROR|WARNING)\] |^> Task :/,
   rules: [
-    { re: /^\[ERROR\]|Tests run:.*(Failures: [1-9]|Errors: [1-9])|BUILD (FAILURE|SUCCESS|FAILED)|\bFAILED$|^> Task .*FAILED$|^\[INFO\] .* FAILURE \[/, role: 'signal' },
+    {
+      re: /^\[ERROR\]|Tests run:.*(Failures: [1-9]|Errors: [1-9])|BUILD (FAILURE|SUCCESS|FAILED)|\bFAILED$|^> Task .*FAILED$|^\[INFO\] .* FAILURE \[/,
+      role: 'signal',
+    },
     {
       re: /^\[INFO\] (Download(ing|ed)|Building (jar|war)|--- |Tests run: \d+, Failures: 0, Errors: 0)|^Progress \(|^Download(ing|ed) |^> Task \S+( (UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$/,
       role: 'routine',
