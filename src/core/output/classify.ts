@@ -36,6 +36,7 @@ export function classifyLines(lines: readonly string[], shape: DetectedShape): C
     }
   }
   keepRaisingFrames(lines, roles, labels);
+  framesWhole(lines, roles, labels);
   return { roles, labels };
 }
 
@@ -57,5 +58,30 @@ function keepRaisingFrames(lines: readonly string[], roles: LineRole[], labels: 
       labels[k] = undefined;
     }
     i = j - 1;
+  }
+}
+
+/**
+ * A Rust backtrace frame: its number and function (`  4: ledger::post`; with RUST_BACKTRACE=full,
+ * `  4:     0x55d0c9b1c0a3 - ledger::post`), then where it is (`at ./src/ledger.rs:30:9`).
+ */
+const FRAME_FUNCTION = /^\s+\d+: +\S/;
+const FRAME_LOCATION = /^\s+at \S+:\d+:\d+$/;
+
+/**
+ * A frame printed on two lines is one frame: its function line takes the role of its location,
+ * folded with it when outside the project (whatever the function's name: `<fn() as
+ * core::ops::function::FnOnce>::call_once` is the runtime's), else shown with it, as a Python
+ * frame in the project is.
+ */
+function framesWhole(lines: readonly string[], roles: LineRole[], labels: (string | undefined)[]): void {
+  for (let i = 1; i < lines.length; i++) {
+    if (!FRAME_LOCATION.test(lines[i]) || !FRAME_FUNCTION.test(lines[i - 1]) || indentOf(lines[i]) <= indentOf(lines[i - 1])) continue;
+    const role = roles[i] === 'routine' ? 'routine' : 'signal';
+    const label = role === 'routine' ? labels[i] : undefined;
+    for (const k of [i - 1, i]) {
+      roles[k] = role;
+      labels[k] = label;
+    }
   }
 }

@@ -23,6 +23,12 @@ const FIXTURES = [
   'pytest-colour',
   'pytest-skipped',
   'node-test-tap',
+  'cargo-test-backtrace',
+  'mocha-spec',
+  'maven-surefire',
+  'gxx-template',
+  'vitest-node-modules',
+  'cargo-test-backtrace-full',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 
@@ -218,6 +224,98 @@ describe('pruneOutput', () => {
     expect(r.charsOut).toBeLessThan(r.charsIn / 3);
     // without the command, by its lines
     expect(pruneOutput({ text: f.text, query: f.thought }).shape).toBe('tap');
+  });
+
+  describe('a Rust backtrace frame is its function line and its location', () => {
+    /** Never a location without its function, or a function without its location; a frame in the project is shown. */
+    function expectFramesWhole(text: string, r: OutputResult): number {
+      const lines = text.split('\n');
+      let frames = 0;
+      for (let i = 1; i < lines.length; i++) {
+        if (!/^\s+at \S+:\d+:\d+$/.test(lines[i]) || !/^\s+\d+: /.test(lines[i - 1])) continue;
+        frames++;
+        expect([i, r.keepMask[i - 1], r.keepMask[i]]).toEqual([i, r.keepMask[i], r.keepMask[i]]);
+        if (!/ at \/rustc\//.test(lines[i])) expect([lines[i - 1], r.keepMask[i - 1]]).toEqual([lines[i - 1], 1]);
+      }
+      return frames;
+    }
+
+    it('RUST_BACKTRACE=1: a frame in the project stays whole, one outside folds whole', () => {
+      const f = fixture('cargo-test-backtrace');
+      const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+      expectHonest(f.text, r);
+      expect(r.shape).toBe('cargo');
+      expect(expectFramesWhole(f.text, r)).toBe(23);
+      for (const l of ["thread 'rollup_covers_subaccounts' (7608) panicked at tests/ledger_tests.rs:900:5:", ' right: Amount { cents: 4000 }'])
+        expect(r.text.split('\n')).toContain(l);
+      expect(r.text).toMatch(/^test result: FAILED\. 131 passed; 3 failed; /m);
+      expect(r.folds).toContainEqual({ from: 175, to: 182, reason: 'routine', label: 'frames outside the project' });
+    });
+
+    it('RUST_BACKTRACE=full (an address before each function)', () => {
+      const f = fixture('cargo-test-backtrace-full');
+      const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+      expectHonest(f.text, r);
+      expect(expectFramesWhole(f.text, r)).toBe(45);
+      expect(r.text).toContain('ledger_tests::rollup_covers_subaccounts::h02209d4d8e3d758d');
+      expect(r.folds.some((x) => x.from === 16 && /frames outside the project/.test(x.label ?? ''))).toBe(true);
+    });
+  });
+
+  it("keeps every failing test of mocha's spec reporter (`1) name`): a marker of passed tests never hides one", () => {
+    const f = fixture('mocha-spec');
+    // (a session's first output: the judgement folds the most there)
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('js-test');
+    const lines = r.text.split('\n');
+    for (const l of ['    1) parses thousands separators', '    2) lists items in order', '  150 passing (45ms)', '  2 failing']) expect(lines).toContain(l);
+    expect(r.charsOut).toBeLessThan(r.charsIn / 2);
+  });
+
+  it("folds Maven's INFO progress of a failed multi-module test run, keeps its errors, the failing module and the summary", () => {
+    const f = fixture('maven-surefire');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('maven-gradle');
+    const shown = stripVTControlCharacters(r.text).split('\n');
+    for (const l of [
+      '[ERROR] com.acme.inventory.CsvImporterTest.importsEveryLine -- Time elapsed: 0.018 s <<< ERROR!',
+      'Caused by: java.lang.IllegalArgumentException: bad SKU code: abc-0003',
+      '\tat com.acme.inventory.CsvImporter.importLine(CsvImporter.java:32)',
+      '[ERROR]   StockTest.totalCountsEverySku:32 total after one shipment ==> expected: <7> but was: <6>',
+      '[ERROR] Tests run: 124, Failures: 1, Errors: 1, Skipped: 0',
+      '[INFO] inventory .......................................... FAILURE [  2.815 s]',
+      '[INFO] BUILD FAILURE',
+    ])
+      expect(shown).toContain(l);
+    expect(r.folds.filter((x) => x.label === 'build progress').length).toBeGreaterThan(0);
+    expect(shown).not.toContain('[INFO] Scanning for projects...');
+    expect(r.charsOut).toBeLessThan(r.charsIn * 0.6);
+  });
+
+  it("folds a C++ template error's notes in system headers (candidates tried, instantiation steps), keeps its errors and where the project's code is", () => {
+    const f = fixture('gxx-template');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, judge: false });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('compiler');
+    const shown = r.text.split('\n');
+    for (const l of f.text.split('\n')) if (/: error: |^inventory\.cpp:\d+:\d+: /.test(l)) expect(shown).toContain(l);
+    expect(r.folds.filter((x) => x.label === 'notes in system headers').length).toBeGreaterThan(3);
+    expect(r.text).not.toContain('note: candidate:');
+    expect(r.charsOut).toBeLessThan(r.charsIn / 2);
+  });
+
+  it("keeps a JavaScript stack trace's frames in the project (vitest's `❯ fn file:line:col`) and folds those in node_modules", () => {
+    const f = fixture('vitest-node-modules');
+    // (a session's first output: the judgement folds the most there)
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory: new OutputMemory() });
+    expectHonest(f.text, r);
+    expect(r.shape).toBe('js-test');
+    const shown = stripVTControlCharacters(r.text).split('\n');
+    for (const l of [' ❯ loadPrice vt/yaml.test.mjs:6:52', ' ❯ parseAmount src/money.js:6:17', ' ❯ vt/money.test.mjs:86:52']) expect(shown).toContain(l);
+    // js-yaml's nine frames
+    expect(r.folds.some((x) => x.from <= 171 && x.to === 179 && /frames outside the project$/.test(x.label ?? ''))).toBe(true);
   });
 
   it('a fold of skipped and xfail tests says so: "passed tests" names only passed ones', () => {

@@ -13,6 +13,15 @@ export const compilers: OutputShape = {
       role: 'signal',
     },
     { re: /^(Success: no issues found|All checks passed!|Found 0 errors)/, role: 'signal' },
+    // a note in a system header (a candidate the compiler tried, a step of a template's
+    // instantiation), with its source line and caret, is the standard library's, as a frame outside
+    // the project is: the errors and the lines in the project's files stay
+    {
+      re: /^\/usr\/(local\/)?(include|lib)\/\S+:\d+:\d+:\s+(note: |required (from|by) )/,
+      role: 'routine',
+      label: 'notes in system headers',
+      withIndented: true,
+    },
     {
       re: /^\s*(CC|CXX|LD|AR|GEN|INSTALL)\s+\S+$|^\[\s*\d+%\] (Building|Linking|Built target)|^make(\[\d+\])?: (Entering|Leaving) directory/,
       role: 'routine',

@@ -74,7 +74,8 @@ export const jsTest: OutputShape = {
   command: /\b(jest|vitest|mocha|ava|tap)\b|npm (run )?test\b|yarn test\b|pnpm test\b/,
   evidence: /^\s*(✓|✔|√) |^ (PASS|FAIL) |^Tests:\s+\d+|^Test Files\s+\d+|^\s+\d+ passing \(/,
   rules: [
-    { re: /^\s*(✕|×|✗|✘) |^ FAIL |^Tests?:?\s+\d+|^Test (Suites|Files):?\s|^\s*●|^\s+\d+ (passing|failing|pending)\b|^\s*FAIL\s/, role: 'signal' },
+    // (mocha's spec reporter numbers a failing test, `  1) name`, and its failure below by that number)
+    { re: /^\s*(✕|×|✗|✘) |^ FAIL |^Tests?:?\s+\d+|^Test (Suites|Files):?\s|^\s*●|^\s+\d+ (passing|failing|pending)\b|^\s*FAIL\s|^\s+\d+\) \S/, role: 'signal' },
     { re: /^\s*(✓|✔|√) |^ PASS /, role: 'routine', label: PASS },
   ],
 };
@@ -132,12 +133,18 @@ export const jvmBuild: OutputShape = {
   command: /\b(mvn|mvnw|gradle|gradlew)\b/,
   evidence: /^\[(INFO|ERROR|WARNING)\] |^> Task :/,
   rules: [
-    { re: /^\[ERROR\]|Tests run:.*(Failures: [1-9]|Errors: [1-9])|BUILD (FAILURE|SUCCESS|FAILED)|\bFAILED$|^> Task .*FAILED$/, role: 'signal' },
+    {
+      re: /^\[ERROR\]|Tests run:.*(Failures: [1-9]|Errors: [1-9])|BUILD (FAILURE|SUCCESS|FAILED)|\bFAILED$|^> Task .*FAILED$|^\[INFO\] .* FAILURE \[/,
+      role: 'signal',
+    },
     {
       re: /^\[INFO\] (Download(ing|ed)|Building (jar|war)|--- |Tests run: \d+, Failures: 0, Errors: 0)|^Progress \(|^Download(ing|ed) |^> Task \S+( (UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$/,
       role: 'routine',
       label: 'build progress',
     },
+    // the rest of Maven's INFO level is its progress too (the project, the plugins, timings); what
+    // failed is an ERROR, and a line naming what the agent asked about stays
+    { re: /^\[INFO\]( |$)/, role: 'routine', label: 'build progress' },
     { re: /\bPASSED$/, role: 'routine', label: PASS },
   ],
 };

@@ -17,8 +17,10 @@ export const TRACE_RULES: LineRule[] = [
   { re: new RegExp(String.raw`^\s+File "[^"]*${EXTERNAL_PATH}[^"]*", line \d+`), role: 'routine', label: OUTSIDE, withIndented: true },
   { re: /^\s+File "[^"]+", line \d+/, role: 'signal', withIndented: true },
   { re: /^([\w.]+\.)?\w*(Error|Exception|Exit|Interrupt|Warning|Failure)(: .*)?$|^[\w.]+\.\w+(Error|Exception): /, role: 'signal' },
-  // JavaScript
-  { re: new RegExp(String.raw`^\s+at .*${EXTERNAL_PATH}`), role: 'routine', label: OUTSIDE },
+  // JavaScript (Node's `at fn (file:line:col)`, vitest's `❯ fn file:line:col`): a frame in the project
+  // stays, as a Python one does
+  { re: new RegExp(String.raw`^\s+(at|❯) .*${EXTERNAL_PATH}`), role: 'routine', label: OUTSIDE },
+  { re: /^\s+(at|❯) (.+ \(|.+ )?\S+:\d+:\d+\)?$/, role: 'signal' },
   // Java and other JVM languages
   {
     re: /^\s+at (java|javax|jdk|sun|com\.sun|kotlin|org\.junit|junit|org\.apache\.maven|org\.gradle|org\.testng|worker\.org\.gradle)\./,
