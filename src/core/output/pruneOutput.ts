@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
 import { OUTPUT_LIMIT_HELP, type OutputLimit, parseOutputLimit, visibleSpans } from '../outputLimit.js';
+import { planBlocks } from './blocks.js';
 import { classifyLines } from './classify.js';
 import { expandsMarker } from './commands.js';
 import { type DetectedShape, detectShape } from './detect.js';
@@ -18,7 +19,7 @@ import { splitOutput } from './lines.js';
 import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
-import { directoryOfEntries } from './shapes/index.js';
+import { diagnosticBlocks, directoryOfEntries } from './shapes/index.js';
 import type { OutputRequest, OutputResult } from './types.js';
 
 /** Outputs shorter than this come back whole (unless the previous run folds them). */
@@ -116,11 +117,21 @@ export function analyseOutput(
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
+  const blocks = [shape.main, ...shape.also].some((s) => s.diagnostics) ? planBlocks(lines, diagnosticBlocks(lines), relevant, question) : null;
+  // A diagnostic that stays is shown whole: none of its lines is left to the learned judgement (a
+  // compiler's notes in system headers still fold by their rule, as frames outside the project do).
+  if (blocks)
+    for (let i = 0; i < lines.length; i++)
+      if (blocks.state[i] === 1 && roles[i] !== 'routine') {
+        roles[i] = 'signal';
+        labels[i] = undefined;
+      }
   return {
     lines,
     roles,
     labels,
     relevant,
+    blocks,
     seen,
     listing: shape.main.kind === 'listing',
     question,
