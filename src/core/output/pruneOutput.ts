@@ -119,13 +119,19 @@ export function analyseOutput(
   const relevant = relevantLines(lines, question);
   const blocks = [shape.main, ...shape.also].some((s) => s.diagnostics) ? planBlocks(lines, diagnosticBlocks(lines), relevant, question) : null;
   // A diagnostic that stays is shown whole: none of its lines is left to the learned judgement (a
-  // compiler's notes in system headers still fold by their rule, as frames outside the project do).
+  // compiler's notes in system headers still fold by their rule, as frames outside the project do,
+  // with the include chain printed before one).
   if (blocks)
-    for (let i = 0; i < lines.length; i++)
-      if (blocks.state[i] === 1 && roles[i] !== 'routine') {
-        roles[i] = 'signal';
-        labels[i] = undefined;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (blocks.state[i] !== 1 || roles[i] === 'routine') continue;
+      if (INCLUDE_CHAIN.test(lines[i]) && i + 1 < lines.length && roles[i + 1] === 'routine') {
+        roles[i] = 'routine';
+        labels[i] = labels[i + 1];
+        continue;
       }
+      roles[i] = 'signal';
+      labels[i] = undefined;
+    }
   return {
     lines,
     roles,
@@ -141,6 +147,9 @@ export function analyseOutput(
     command: req.command ?? '',
   };
 }
+
+/** gcc's include chain before a diagnostic: `In file included from a.h:3,` then `                 from a.c:1:`. */
+const INCLUDE_CHAIN = /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$/;
 
 /** The lines as a terminal shows them: without colour codes. */
 function terminalLines(raw: readonly string[]): readonly string[] {

@@ -81,13 +81,16 @@ function headerOf(line: string): Header | null {
 
 /** A message without the names in it: `unused variable: `x`` and `unused variable: `y`` are one kind. */
 export function messageKind(message: string): string {
-  return message
+  const kind = message
     .replace(/`[^`]*`|‘[^’]*’|'[^']*'|"[^"]*"/g, '')
     .replace(/\s+/g, ' ')
     .replace(/[\s:;,.]+$/, '')
-    .trim()
-    .slice(0, 60);
+    .trim();
+  // (a marker names it: at most its first words)
+  return kind.length <= MAX_KIND_CHARS ? kind : kind.slice(0, kind.lastIndexOf(' ', MAX_KIND_CHARS)).replace(/[\s:;,.(]+$/, '');
 }
+
+const MAX_KIND_CHARS = 60;
 
 /** Does line i (after the header at `from`) belong to the open diagnostic? */
 function belongs(format: Format, lines: readonly string[], from: number, i: number): boolean {
