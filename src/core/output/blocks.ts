@@ -26,15 +26,17 @@ export function planBlocks(lines: readonly string[], blocks: readonly Diagnostic
   const state = new Uint8Array(lines.length);
   // A diagnostic names what the agent asks about when a line of it (or of its context) does, or
   // when it holds a term of the question few diagnostics hold (relevance.ts, one diagnostic a unit).
+  const linesOf = (b: DiagnosticBlock) => [...(b.context ? lines.slice(b.context[0], b.context[1] + 1) : []), ...lines.slice(b.from, b.to + 1)];
   const asUnits = relevantLines(
-    blocks.map((b) => lines.slice(b.context?.[0] ?? b.from, b.to + 1).join('\n')),
+    blocks.map((b) => linesOf(b).join('\n')),
     question,
   );
   const anyError = blocks.some((b) => b.severity === 'error');
   const shownOfKind = new Map<string, number>();
   blocks.forEach((b, k) => {
     let named = asUnits[k] === 1;
-    for (let i = b.context?.[0] ?? b.from; i <= b.to && !named; i++) named = relevant[i] === 1;
+    for (let i = b.from; i <= b.to && !named; i++) named = relevant[i] === 1;
+    if (b.context) for (let i = b.context[0]; i <= b.context[1] && !named; i++) named = relevant[i] === 1;
     if (b.severity === 'error' || named) return;
     if (anyError) {
       folds[k] = 1;
@@ -59,12 +61,21 @@ export function blocksLabel(plan: BlockPlan, from: number, to: number): string {
   const bySeverity = new Map<string, number>();
   const byKind = new Map<string, number>();
   let n = 0;
-  plan.blocks.forEach((b, k) => {
-    if (!plan.folds[k] || b.from < from || b.from > to) return;
+  // (the blocks are in order: from the first one the fold holds, not over all of them for each fold)
+  let lo = 0;
+  let hi = plan.blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (plan.blocks[mid].from < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < plan.blocks.length && plan.blocks[k].from <= to; k++) {
+    const b = plan.blocks[k];
+    if (!plan.folds[k]) continue;
     n++;
     bySeverity.set(b.severity, (bySeverity.get(b.severity) ?? 0) + 1);
     byKind.set(b.kind, (byKind.get(b.kind) ?? 0) + 1);
-  });
+  }
   const what = bySeverity.size === 1 ? `${[...bySeverity.keys()][0]}${n === 1 ? '' : 's'}` : n === 1 ? 'diagnostic' : 'diagnostics';
   const kinds = [...byKind].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const cut = kinds.length > MAX_KINDS_NAMED + 1 ? MAX_KINDS_NAMED : kinds.length;

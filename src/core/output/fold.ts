@@ -51,7 +51,7 @@ export interface FoldInput {
   /** Terms of the question, to keep directories it names. */
   question: string;
   /** A compiler's or linter's diagnostics, which stay or fold whole (null: the output prints none). */
-  blocks: BlockPlan | null;
+  blocks?: BlockPlan | null;
   /**
    * The learned judgement: given the lines the rules leave undecided, 1 for each it expects the
    * agent not to use (null: the rules alone).
@@ -92,7 +92,7 @@ export function planFolds(o: FoldInput): OutputFold[] {
     k++;
   }
   if (o.blocks) blocksWhole(o.blocks, o.lines, reason);
-  return namedExamples(foldsOf(o.lines, reason, label, o.blocks));
+  return namedExamples(foldsOf(o.lines, reason, label, o.blocks ?? null));
 }
 
 /**

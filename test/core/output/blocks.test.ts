@@ -143,7 +143,11 @@ describe('diagnostics an agent fixing the build needs', () => {
       // with a session (a session's first output: the judgement folds the most there) and without
       for (const memory of [new OutputMemory(), undefined]) {
         const r = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory });
-        expect(r.folds.filter((x) => x.reason === 'unlikely').every((x) => diagnosticBlocks(f.text.split('\n')).every((b) => b.to < x.from - 1 || b.from > x.to - 1))).toBe(true);
+        expect(
+          r.folds
+            .filter((x) => x.reason === 'unlikely')
+            .every((x) => diagnosticBlocks(f.text.split('\n')).every((b) => b.to < x.from - 1 || b.from > x.to - 1)),
+        ).toBe(true);
         expectWhole(f.text.split('\n'), r);
       }
     }

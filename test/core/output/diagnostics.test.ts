@@ -54,7 +54,9 @@ describe('diagnosticBlocks', () => {
     expect(ls[error.context![0]]).toBe('read.c: In function ‘processLineItem’:');
     const first = blocks[0];
     expect(ls.slice(first.context![0], first.context![1] + 1)).toEqual(['In file included from dict.c:41:', 'dict.c: In function ‘dictExpand’:']);
-    expect(new Set(blocks.map((b) => b.kind))).toEqual(new Set(['-Wsign-conversion', '-Wconversion', '-Wunused-function', 'undeclared (first use in this function)']));
+    expect(new Set(blocks.map((b) => b.kind))).toEqual(
+      new Set(['-Wsign-conversion', '-Wconversion', '-Wunused-function', 'undeclared (first use in this function)']),
+    );
   });
 
   it('javac: a warning with its source, caret and details; as many as javac counts', () => {
@@ -108,7 +110,11 @@ describe('diagnosticBlocks', () => {
       [0, 9, 'error', 'TS2322'],
       [11, 11, 'error', 'TS18048'],
     ]);
-    const plain = ["src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.", '  Details here.', 'src/b.ts(1,1): error TS1005: ";" expected.'];
+    const plain = [
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      '  Details here.',
+      'src/b.ts(1,1): error TS1005: ";" expected.',
+    ];
     expect(diagnosticBlocks(plain).map((b) => [b.from, b.to])).toEqual([
       [0, 1],
       [2, 2],
@@ -131,6 +137,6 @@ describe('diagnosticBlocks', () => {
   it('a kind without the names in the message', () => {
     expect(messageKind('unused variable: `balance`')).toBe('unused variable');
     expect(messageKind('function `open_account` is never used')).toBe('function is never used');
-    expect(messageKind("‘value’ undeclared (first use in this function)")).toBe('undeclared (first use in this function)');
+    expect(messageKind('‘value’ undeclared (first use in this function)')).toBe('undeclared (first use in this function)');
   });
 });

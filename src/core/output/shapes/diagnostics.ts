@@ -142,8 +142,7 @@ export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
       continue;
     }
     if (h) {
-      if (h.format === 'eslint' && !context && i > 0 && lines[i - 1].trim() !== '' && !/^\s/.test(lines[i - 1]) && !open)
-        context = [i - 1, i - 1];
+      if (h.format === 'eslint' && !context && i > 0 && lines[i - 1].trim() !== '' && !/^\s/.test(lines[i - 1]) && !open) context = [i - 1, i - 1];
       open = { from: i, to: i, severity: h.severity, kind: h.kind ?? '', context: h.format === 'eslint' || h.format === 'located' ? context : null };
       format = h.format;
       bodyFrom = i;
