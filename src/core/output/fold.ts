@@ -2,10 +2,12 @@
  * Which lines fold, and into which markers. A line folds when its shape's rules call it routine,
  * when it repeats the shape of the lines just before it, when the previous run of the same command
  * (or a kept line above it in this output) showed it, when it is one of many entries of a
- * directory the question does not name, or when the learned judgement expects it unused; a
- * signal line, a relevant line and the last lines of the output never fold. Only runs that save
- * more than their marker costs become markers.
+ * directory the question does not name, when it belongs to a compiler's warning the agent does not
+ * need (blocks.ts), or when the learned judgement expects it unused; a signal line, a relevant line
+ * and the last lines of the output never fold, and a diagnostic folds whole or not at all. Only
+ * runs that save more than their marker costs become markers.
  */
+import { type BlockPlan, blocksLabel } from './blocks.js';
 import { DROPPED_NOTE_RE } from './dropped.js';
 import { isBlank, shapeOf } from './lines.js';
 import { directoryOfEntries, testOutcomesLabel } from './shapes/index.js';
@@ -48,6 +50,8 @@ export interface FoldInput {
   listing: boolean;
   /** Terms of the question, to keep directories it names. */
   question: string;
+  /** A compiler's or linter's diagnostics, which stay or fold whole (null: the output prints none). */
+  blocks?: BlockPlan | null;
   /**
    * The learned judgement: given the lines the rules leave undecided, 1 for each it expects the
    * agent not to use (null: the rules alone).
@@ -59,12 +63,14 @@ export function planFolds(o: FoldInput): OutputFold[] {
   const n = o.lines.length;
   const reason: (FoldReason | null)[] = new Array(n).fill(null);
   const label: (string | undefined)[] = new Array(n).fill(undefined);
+  const seen = o.blocks && o.seen ? seenWhole(o.blocks, o.lines, o.seen) : o.seen;
   for (let i = 0; i < n; i++) {
     // the note of a dropped middle says this output has a hole: shown however often it was shown before
-    if (o.seen?.[i] && !DROPPED_NOTE_RE.test(o.lines[i])) {
+    if (seen?.[i] && !DROPPED_NOTE_RE.test(o.lines[i])) {
       reason[i] = 'seen';
-      label[i] = o.seen[i];
-    } else if (o.roles[i] === 'signal' || o.relevant[i]) continue;
+      label[i] = seen[i];
+    } else if (o.blocks?.state[i] === 2) reason[i] = 'warnings';
+    else if (o.roles[i] === 'signal' || o.relevant[i]) continue;
     else if (o.roles[i] === 'routine') {
       reason[i] = 'routine';
       label[i] = o.labels[i];
@@ -85,7 +91,38 @@ export function planFolds(o: FoldInput): OutputFold[] {
     reason[i] = null;
     k++;
   }
-  return namedExamples(foldsOf(o.lines, reason, label));
+  if (o.blocks) blocksWhole(o.blocks, o.lines, reason);
+  return namedExamples(foldsOf(o.lines, reason, label, o.blocks ?? null));
+}
+
+/**
+ * A diagnostic the session showed before folds as shown only when all of it was: a diagnostic is
+ * shown whole or folded whole, never a fragment of one (its source line alone repeats elsewhere).
+ */
+function seenWhole(plan: BlockPlan, lines: readonly string[], seen: readonly (string | undefined)[]): (string | undefined)[] {
+  const out = [...seen];
+  for (const b of plan.blocks) {
+    let all = true;
+    for (let i = b.from; i <= b.to && all; i++) all = isBlank(lines[i]) || seen[i] !== undefined;
+    if (!all) out.fill(undefined, b.from, b.to + 1);
+  }
+  return out;
+}
+
+/**
+ * A folded diagnostic some of whose lines stay (the output's last lines are always shown) stays
+ * whole, and so does the context of a diagnostic that stays.
+ */
+function blocksWhole(plan: BlockPlan, lines: readonly string[], reason: (FoldReason | null)[]): void {
+  const stays = (b: { from: number; to: number }) => {
+    for (let i = b.from; i <= b.to; i++) if (reason[i] !== 'warnings' && !isBlank(lines[i])) return true;
+    return false;
+  };
+  for (const b of plan.blocks) {
+    if (!stays(b)) continue;
+    for (let i = b.from; i <= b.to; i++) if (reason[i] === 'warnings') reason[i] = null;
+    if (b.context) for (let i = b.context[0]; i <= b.context[1]; i++) if (reason[i] === 'warnings') reason[i] = null;
+  }
 }
 
 /**
@@ -111,7 +148,8 @@ function markRepeats(o: FoldInput, reason: (FoldReason | null)[], label: (string
   for (let i = 0; i < o.lines.length; i++) {
     const line = o.lines[i];
     if (reason[i] !== null || isBlank(line)) continue;
-    if (keptAbove.has(line)) {
+    // (a diagnostic that stays is shown whole: its source line may repeat another's)
+    if (keptAbove.has(line) && !o.blocks?.state[i]) {
       reason[i] = 'seen';
       label[i] = 'above';
     } else keptAbove.add(line);
@@ -126,19 +164,17 @@ function markRepeats(o: FoldInput, reason: (FoldReason | null)[], label: (string
  */
 function mergeUnlikely(lines: readonly string[], reason: (FoldReason | null)[], label: (string | undefined)[]): void {
   const n = lines.length;
+  // (a fold of diagnostics keeps its own marker, which counts them by kind)
+  const merges = (k: number) => reason[k] !== null && reason[k] !== 'seen' && reason[k] !== 'warnings';
   let i = 0;
   while (i < n) {
-    if (reason[i] === null || reason[i] === 'seen') {
+    if (!merges(i)) {
       i++;
       continue;
     }
     let j = i;
     let any = false;
-    while (
-      j < n &&
-      ((reason[j] !== null && reason[j] !== 'seen') ||
-        (isBlank(lines[j]) && reason[j] === null && j + 1 < n && reason[j + 1] !== null && reason[j + 1] !== 'seen'))
-    ) {
+    while (j < n && (merges(j) || (isBlank(lines[j]) && reason[j] === null && j + 1 < n && merges(j + 1)))) {
       if (reason[j] === 'unlikely') any = true;
       j++;
     }
@@ -235,7 +271,7 @@ function markListingRuns(o: FoldInput, reason: (FoldReason | null)[], label: (st
 }
 
 /** Runs of lines with one reason (blank lines join the run around them) that pay for a marker. */
-function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label: (string | undefined)[]): OutputFold[] {
+function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label: (string | undefined)[], blocks: BlockPlan | null): OutputFold[] {
   const folds: OutputFold[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -262,7 +298,14 @@ function foldsOf(lines: readonly string[], reason: (FoldReason | null)[], label:
         from: i + 1,
         to: end + 1,
         reason: r,
-        label: r === 'seen' ? seenLabel(label, i, end) : r === 'unlikely' ? unlikelyLabel(label, i, end) : commonLabel(label, i, end),
+        label:
+          r === 'seen'
+            ? seenLabel(label, i, end)
+            : r === 'unlikely'
+              ? unlikelyLabel(label, i, end)
+              : r === 'warnings' && blocks
+                ? blocksLabel(blocks, i, end)
+                : commonLabel(label, i, end),
       });
     i = end + 1;
   }

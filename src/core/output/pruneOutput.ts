@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
 import { OUTPUT_LIMIT_HELP, type OutputLimit, parseOutputLimit, visibleSpans } from '../outputLimit.js';
+import { planBlocks } from './blocks.js';
 import { classifyLines } from './classify.js';
 import { expandsMarker } from './commands.js';
 import { type DetectedShape, detectShape } from './detect.js';
@@ -18,7 +19,7 @@ import { splitOutput } from './lines.js';
 import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
-import { directoryOfEntries } from './shapes/index.js';
+import { diagnosticBlocks, directoryOfEntries } from './shapes/index.js';
 import type { OutputRequest, OutputResult } from './types.js';
 
 /** Outputs shorter than this come back whole (unless the previous run folds them). */
@@ -116,11 +117,27 @@ export function analyseOutput(
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
+  const blocks = [shape.main, ...shape.also].some((s) => s.diagnostics) ? planBlocks(lines, diagnosticBlocks(lines), relevant, question) : null;
+  // A diagnostic that stays is shown whole: none of its lines is left to the learned judgement (a
+  // compiler's notes in system headers still fold by their rule, as frames outside the project do,
+  // with the include chain printed before one).
+  if (blocks)
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (blocks.state[i] !== 1 || roles[i] === 'routine') continue;
+      if (INCLUDE_CHAIN.test(lines[i]) && i + 1 < lines.length && roles[i + 1] === 'routine') {
+        roles[i] = 'routine';
+        labels[i] = labels[i + 1];
+        continue;
+      }
+      roles[i] = 'signal';
+      labels[i] = undefined;
+    }
   return {
     lines,
     roles,
     labels,
     relevant,
+    blocks,
     seen,
     listing: shape.main.kind === 'listing',
     question,
@@ -130,6 +147,9 @@ export function analyseOutput(
     command: req.command ?? '',
   };
 }
+
+/** gcc's include chain before a diagnostic: `In file included from a.h:3,` then `                 from a.c:1:`. */
+const INCLUDE_CHAIN = /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$/;
 
 /** The lines as a terminal shows them: without colour codes. */
 function terminalLines(raw: readonly string[]): readonly string[] {

@@ -17,6 +17,7 @@ const WHAT: Record<OutputFold['reason'], (f: OutputFold, n: number) => string> =
         : `${n} lines shown earlier in this session`,
   unlikely: (f, n) => `${n} lines unlikely to matter here${f.label ? `, ${f.label}` : ''}`,
   listing: (f, n) => `${n} more ${f.label ?? 'entries'}`,
+  warnings: (f, n) => `${n} lines of ${f.label ?? 'warnings'}`,
 };
 
 export function markerText(fold: OutputFold, handle: string | null): string {

@@ -49,7 +49,7 @@ export type LineRole =
   | 'plain';
 
 /** Why a run of lines was folded (the marker says so). */
-export type FoldReason = 'routine' | 'similar' | 'seen' | 'listing' | 'unlikely';
+export type FoldReason = 'routine' | 'similar' | 'seen' | 'listing' | 'unlikely' | 'warnings';
 
 export interface OutputFold {
   /** 1-based inclusive range of output lines. */
@@ -58,7 +58,8 @@ export interface OutputFold {
   reason: FoldReason;
   /**
    * A listing's folded directory, the kind of routine lines, where seen lines were shown ('previous
-   * run'), or the line of alike lines' example when it is folded too.
+   * run'), the line of alike lines' example when it is folded too, or the diagnostics folded
+   * (`80 warnings (52 unused_variables, 28 dead_code)`).
    */
   label?: string;
 }

@@ -29,6 +29,11 @@ const FIXTURES = [
   'gxx-template',
   'vitest-node-modules',
   'cargo-test-backtrace-full',
+  'cargo-build-error',
+  'cargo-build-warnings',
+  'gcc-hiredis',
+  'javac-commons-lang',
+  'eslint-marked',
 ];
 const MARKER = /^\[skim: (\d+) (.*) omitted \((\d+)-(\d+)\)(; skim show ([0-9a-f]+):(\d+)-(\d+)|, not stored)\]$/;
 

@@ -1,9 +1,11 @@
 /** Compilers, linters and type checkers: every error stays; repeated warnings fold by shape. */
+import { DIAGNOSTIC_SUMMARY } from './diagnostics.js';
 import type { OutputShape } from './shape.js';
 
 export const compilers: OutputShape = {
   name: 'compiler',
   kind: 'build',
+  diagnostics: true,
   command:
     /\b(tsc|eslint|gcc|g\+\+|clang|clang\+\+|cc|c\+\+|make|cmake|ninja|rustc|mypy|pyright|ruff|flake8|pylint|pyflakes|javac|kotlinc|go build|dotnet build|biome)\b/,
   evidence: /^\S+\(\d+,\d+\): error TS\d+|^\S+:\d+:\d+: (fatal )?(error|warning|note):|^\S+:\d+: error: |^\S+:\d+:\d+: [A-Z]+\d+ |^(error|warning)(\[\w+\])?: /,
@@ -13,6 +15,7 @@ export const compilers: OutputShape = {
       role: 'signal',
     },
     { re: /^(Success: no issues found|All checks passed!|Found 0 errors)/, role: 'signal' },
+    { re: DIAGNOSTIC_SUMMARY, role: 'signal' },
     // a note in a system header (a candidate the compiler tried, a step of a template's
     // instantiation), with its source line and caret, is the standard library's, as a frame outside
     // the project is: the errors and the lines in the project's files stay

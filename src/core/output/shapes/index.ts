@@ -6,6 +6,7 @@ import type { OutputShape } from './shape.js';
 import { TEST_SHAPES } from './tests.js';
 import { VCS_SHAPES } from './vcs.js';
 
+export { type DiagnosticBlock, diagnosticBlocks } from './diagnostics.js';
 export { directoryOfEntries } from './listing.js';
 export type { LineRule, OutputShape, ShapeKind } from './shape.js';
 export { testOutcomesLabel } from './tests.js';

@@ -26,4 +26,6 @@ export interface OutputShape {
   /** Lines of evidence needed (default 2). */
   minEvidence?: number;
   rules: LineRule[];
+  /** It prints compiler or linter diagnostics (shapes/diagnostics.ts): they stay or fold as whole blocks. */
+  diagnostics?: boolean;
 }

@@ -1,4 +1,5 @@
 /** Test runners: passing tests and progress fold; failures, their messages and the summary stay. */
+import { DIAGNOSTIC_SUMMARY } from './diagnostics.js';
 import type { OutputShape } from './shape.js';
 
 const PASS = 'passed tests';
@@ -113,10 +114,13 @@ export const goTest: OutputShape = {
 export const cargoTest: OutputShape = {
   name: 'cargo',
   kind: 'test',
+  // `cargo build`, `cargo check` and the build before `cargo test` print rustc's diagnostics
+  diagnostics: true,
   command: /\bcargo (test|build|check|run|clippy|nextest)\b/,
   evidence: /^test \S+ \.\.\. (ok|FAILED|ignored)$|^\s+Compiling \S+ v\d/,
   rules: [
     { re: /^test \S+ \.\.\. FAILED$|^test result: |^failures:$|^thread '.*' panicked at/, role: 'signal' },
+    { re: DIAGNOSTIC_SUMMARY, role: 'signal' },
     { re: /^test \S+ \.\.\. ok$/, role: 'routine', label: PASS },
     { re: /^test \S+ \.\.\. ignored$/, role: 'routine', label: SKIP },
     {

@@ -1,0 +1,89 @@
+/**
+ * Which compiler and linter diagnostics an agent fixing the build needs: every error, whole; where
+ * the build printed an error, the warnings around it fold, whole diagnostics at a time, unless one
+ * names what the goal hint or the task asks about; where it printed none, the warnings are what the
+ * agent is looking at, and only the repeats of a kind beyond its first few examples fold.
+ */
+import { relevantLines } from './relevance.js';
+import type { DiagnosticBlock } from './shapes/diagnostics.js';
+
+/** Diagnostics of one kind shown as its examples when the output has no error. */
+export const KIND_EXAMPLES = 3;
+
+export interface BlockPlan {
+  blocks: readonly DiagnosticBlock[];
+  /** Per block: 1 when it folds. */
+  folds: Uint8Array;
+  /**
+   * Per line: 0 outside any diagnostic, 1 shown (a kept diagnostic, whole, or the context of one),
+   * 2 folded (a folded diagnostic, or context no kept diagnostic shares).
+   */
+  state: Uint8Array;
+}
+
+export function planBlocks(lines: readonly string[], blocks: readonly DiagnosticBlock[], relevant: Uint8Array, question: string): BlockPlan {
+  const folds = new Uint8Array(blocks.length);
+  const state = new Uint8Array(lines.length);
+  // A diagnostic names what the agent asks about when a line of it (or of its context) does, or
+  // when it holds a term of the question few diagnostics hold (relevance.ts, one diagnostic a unit).
+  const linesOf = (b: DiagnosticBlock) => [...(b.context ? lines.slice(b.context[0], b.context[1] + 1) : []), ...lines.slice(b.from, b.to + 1)];
+  const asUnits = relevantLines(
+    blocks.map((b) => linesOf(b).join('\n')),
+    question,
+  );
+  const anyError = blocks.some((b) => b.severity === 'error');
+  const shownOfKind = new Map<string, number>();
+  blocks.forEach((b, k) => {
+    let named = asUnits[k] === 1;
+    for (let i = b.from; i <= b.to && !named; i++) named = relevant[i] === 1;
+    if (b.context) for (let i = b.context[0]; i <= b.context[1] && !named; i++) named = relevant[i] === 1;
+    if (b.severity === 'error' || named) return;
+    if (anyError) {
+      folds[k] = 1;
+      return;
+    }
+    const shown = shownOfKind.get(b.kind) ?? 0;
+    if (shown < KIND_EXAMPLES) shownOfKind.set(b.kind, shown + 1);
+    else folds[k] = 1;
+  });
+  blocks.forEach((b, k) => {
+    if (b.context) for (let i = b.context[0]; i <= b.context[1]; i++) state[i] = state[i] === 1 || !folds[k] ? 1 : 2;
+    state.fill(folds[k] ? 2 : 1, b.from, b.to + 1);
+  });
+  return { blocks, folds, state };
+}
+
+/**
+ * What a fold of diagnostics hides: `80 warnings (52 unused_variables, 28 dead_code)`, the
+ * diagnostics whose header lies in lines from..to (0-based), the most frequent kinds first.
+ */
+export function blocksLabel(plan: BlockPlan, from: number, to: number): string {
+  const bySeverity = new Map<string, number>();
+  const byKind = new Map<string, number>();
+  let n = 0;
+  // (the blocks are in order: from the first one the fold holds, not over all of them for each fold)
+  let lo = 0;
+  let hi = plan.blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (plan.blocks[mid].from < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < plan.blocks.length && plan.blocks[k].from <= to; k++) {
+    const b = plan.blocks[k];
+    if (!plan.folds[k]) continue;
+    n++;
+    bySeverity.set(b.severity, (bySeverity.get(b.severity) ?? 0) + 1);
+    byKind.set(b.kind, (byKind.get(b.kind) ?? 0) + 1);
+  }
+  const what = bySeverity.size === 1 ? `${[...bySeverity.keys()][0]}${n === 1 ? '' : 's'}` : n === 1 ? 'diagnostic' : 'diagnostics';
+  const kinds = [...byKind].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const cut = kinds.length > MAX_KINDS_NAMED + 1 ? MAX_KINDS_NAMED : kinds.length;
+  const named = kinds.slice(0, cut).map(([kind, c]) => `${c} ${kind}`);
+  const rest = kinds.slice(cut);
+  if (rest.length > 0) named.push(`${rest.reduce((s, [, c]) => s + c, 0)} of ${rest.length} other kinds`);
+  return `${n} ${what} (${named.join(', ')})`;
+}
+
+/** Kinds a marker names before it counts the rest. */
+const MAX_KINDS_NAMED = 4;
