@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { droppedNote } from '../../../src/core/output/dropped.js';
 import { OutputMemory } from '../../../src/core/output/memory.js';
 import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
 import { diagnosticBlocks } from '../../../src/core/output/shapes/diagnostics.js';
@@ -151,5 +152,16 @@ describe('diagnostics an agent fixing the build needs', () => {
         expectWhole(f.text.split('\n'), r);
       }
     }
+  });
+
+  it('the note of a middle the capture dropped is part of no diagnostic: shown, never in a fold of warnings', () => {
+    // the 16 MiB capture cut an eslint run between two warnings of one file
+    const f = fixture('eslint-marked');
+    const cut = f.text.split('\n');
+    cut.splice(5, 0, droppedNote(123456, '16 MiB'));
+    const r = pruneOutput({ text: cut.join('\n'), command: f.command, query: f.thought });
+    expect(r.text.split('\n')).toContain(cut[5]);
+    expect(r.folds.every((x) => x.to < 6 || x.from > 6)).toBe(true);
+    expect(diagnosticBlocks(cut).every((b) => (b.context === null || b.context[0] > 5 || b.context[1] < 5) && (b.to < 5 || b.from > 5))).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
  * else its message without the names in it). Lines that set the scene for the diagnostics after
  * them (gcc's `In file included from`, `a.c: In function ‘f’:`, eslint's file) are their context.
  */
+import { DROPPED_NOTE_RE } from '../dropped.js';
 
 export type Severity = 'error' | 'warning' | 'note' | 'help';
 
@@ -113,6 +114,10 @@ function belongs(format: Format, lines: readonly string[], from: number, i: numb
   }
 }
 
+function isFileLine(l: string): boolean {
+  return l.trim() !== '' && !/^\s/.test(l) && !DIAGNOSTIC_SUMMARY.test(l) && !DROPPED_NOTE_RE.test(l);
+}
+
 /** The diagnostic blocks of a compiler's or linter's output, in order. */
 export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
   const blocks: DiagnosticBlock[] = [];
@@ -125,7 +130,8 @@ export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
   let context: [number, number] | null = null;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (DIAGNOSTIC_SUMMARY.test(l)) {
+    // (the note of a dropped middle belongs to no diagnostic: it is always shown)
+    if (DIAGNOSTIC_SUMMARY.test(l) || DROPPED_NOTE_RE.test(l)) {
       open = null;
       context = null;
       continue;
@@ -142,7 +148,8 @@ export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
       continue;
     }
     if (h) {
-      if (h.format === 'eslint' && !context && i > 0 && lines[i - 1].trim() !== '' && !/^\s/.test(lines[i - 1]) && !open) context = [i - 1, i - 1];
+      // eslint's file name: the line before its first diagnostic (not a summary or the note of a dropped middle)
+      if (h.format === 'eslint' && !context && !open && i > 0 && isFileLine(lines[i - 1])) context = [i - 1, i - 1];
       open = { from: i, to: i, severity: h.severity, kind: h.kind ?? '', context: h.format === 'eslint' || h.format === 'located' ? context : null };
       format = h.format;
       bodyFrom = i;
