@@ -7,7 +7,7 @@
  * and the last lines of the output never fold, and a diagnostic folds whole or not at all. Only
  * runs that save more than their marker costs become markers.
  */
-import { type BlockPlan, blocksLabel } from './blocks.js';
+import { type BlockPlan, blocksLabel, contextKey } from './blocks.js';
 import { DROPPED_NOTE_RE } from './dropped.js';
 import { isBlank, shapeOf } from './lines.js';
 import { directoryOfEntries, testOutcomesLabel } from './shapes/index.js';
@@ -118,10 +118,14 @@ function blocksWhole(plan: BlockPlan, lines: readonly string[], reason: (FoldRea
     for (let i = b.from; i <= b.to; i++) if (reason[i] !== 'warnings' && !isBlank(lines[i])) return true;
     return false;
   };
+  // (a context many diagnostics share is cleared once, not once for each)
+  const cleared = new Set<string>();
   for (const b of plan.blocks) {
     if (!stays(b)) continue;
     for (let i = b.from; i <= b.to; i++) if (reason[i] === 'warnings') reason[i] = null;
-    if (b.context) for (let i = b.context[0]; i <= b.context[1]; i++) if (reason[i] === 'warnings') reason[i] = null;
+    if (!b.context || cleared.has(contextKey(b.context))) continue;
+    cleared.add(contextKey(b.context));
+    for (let i = b.context[0]; i <= b.context[1]; i++) if (reason[i] === 'warnings') reason[i] = null;
   }
 }
 

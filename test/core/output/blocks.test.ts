@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { planBlocks } from '../../../src/core/output/blocks.js';
 import { droppedNote } from '../../../src/core/output/dropped.js';
+import { planFolds } from '../../../src/core/output/fold.js';
 import { OutputMemory } from '../../../src/core/output/memory.js';
-import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
+import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
 import { diagnosticBlocks } from '../../../src/core/output/shapes/diagnostics.js';
 import { storedLines } from '../../../src/core/output/stored.js';
 import type { OutputResult } from '../../../src/core/output/types.js';
@@ -163,5 +165,43 @@ describe('diagnostics an agent fixing the build needs', () => {
     expect(r.text.split('\n')).toContain(cut[5]);
     expect(r.folds.every((x) => x.to < 6 || x.from > 6)).toBe(true);
     expect(diagnosticBlocks(cut).every((b) => (b.context === null || b.context[0] > 5 || b.context[1] < 5) && (b.to < 5 || b.from > 5))).toBe(true);
+  });
+
+  it("a context thousands of diagnostics share (a long include chain) is read once, not once for each: work linear in the output's lines", () => {
+    // gcc's include chain sets the scene for every diagnostic after it (real gcc-hiredis lines),
+    // here 2,000 lines of it before 2,000 errors: read for each, 4 million lines
+    const hiredis = fixture('gcc-hiredis').text.split('\n');
+    const error = hiredis.find((l) => / error: /.test(l))!;
+    const lines = ['In file included from hiredis.c:42,', ...Array.from({ length: 2000 }, (_, i) => `                 from sds${i}.h:1:`)];
+    for (let i = 0; i < 2000; i++) lines.push(error.replace(/:\d+:\d+:/, `:${i + 1}:5:`));
+    const blocks = diagnosticBlocks(lines);
+    expect(blocks).toHaveLength(2000);
+    expect(blocks.every((b) => b.context?.[0] === 0 && b.context[1] === 2000)).toBe(true);
+    // planBlocks: each line read a bounded number of times
+    let reads = 0;
+    const counted = new Proxy(lines, {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    planBlocks(counted, blocks, new Uint8Array(lines.length), 'why does sds0.h fail to build');
+    expect(reads).toBeLessThan(4 * lines.length);
+    // planFolds: each block's context looked at a bounded number of times
+    const a = analyseOutput(lines, { command: 'gcc hiredis.c', query: 'why does it fail' }, null);
+    let contextReads = 0;
+    const plan = a.blocks!;
+    const watched = plan.blocks.map((b) => {
+      const copy = { ...b };
+      Object.defineProperty(copy, 'context', {
+        get: () => {
+          contextReads++;
+          return b.context;
+        },
+      });
+      return copy;
+    });
+    planFolds({ ...a, blocks: { ...plan, blocks: watched }, unlikely: null });
+    expect(contextReads).toBeLessThan(10 * plan.blocks.length);
   });
 });
