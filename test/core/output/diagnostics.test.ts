@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { diagnosticBlocks, messageKind } from '../../../src/core/output/shapes/diagnostics.js';
+import { diagnosticBlocks, KIND_READ_CHARS, messageKind } from '../../../src/core/output/shapes/diagnostics.js';
 
 const lines = (name: string) => readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8').split('\n');
 const count = (blocks: { severity: string }[], severity: string) => blocks.filter((b) => b.severity === severity).length;
@@ -138,5 +138,18 @@ describe('diagnosticBlocks', () => {
     expect(messageKind('unused variable: `balance`')).toBe('unused variable');
     expect(messageKind('function `open_account` is never used')).toBe('function is never used');
     expect(messageKind('‘value’ undeclared (first use in this function)')).toBe('undeclared (first use in this function)');
+  });
+
+  it("one line megabytes long is read in one pass: a kind from its first characters, eslint's rule walked back to", () => {
+    // a quote never closed, a run of punctuation: before, each was scanned to the line's end from every character
+    const hostile = `unused ‘${'‘'.repeat(2 * KIND_READ_CHARS)}’ variable`;
+    expect(messageKind(hostile)).toBe(messageKind(hostile.slice(0, KIND_READ_CHARS)));
+    expect(messageKind('it’s ‘a ‘b’ c; ')).toBe('it’s c');
+    // eslint: the rule is the last word after two spaces or more, however long the run before it
+    const [long] = diagnosticBlocks([`  1:1  warning  Unexpected console statement${' '.repeat(1_000_000)}no-console`]);
+    expect(long.kind).toBe('no-console');
+    const [noRule] = diagnosticBlocks(['  1:1  warning  Unexpected console statement x y']);
+    expect(noRule.kind).toBe('Unexpected console statement x y');
+    expect(diagnosticBlocks(['  3:4  error   '])).toEqual([]);
   });
 });

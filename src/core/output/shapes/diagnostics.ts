@@ -49,7 +49,8 @@ const LOCATED = /^([^\s:][^:]*):\d+(?::\d+)?: (fatal error|error|warning|note): 
 const GCC_BODY = /^\s*(\d+ |\+\+\+ )?\|/;
 const TSC = /^\S+\(\d+,\d+\): (error|warning|message) (TS\d+): (.*)$/;
 const TSC_PRETTY = /^\S+:\d+:\d+ - (error|warning|message) (TS\d+): (.*)$/;
-const ESLINT = /^\s+\d+:\d+\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?$/;
+/** eslint's stylish reporter: `  4:5  warning  message  rule` (the rule split off by eslintRule). */
+const ESLINT = /^\s+\d+:\d+\s+(error|warning)\s+(\S.*)$/;
 /** gcc's and clang's scene for the diagnostics after it: the include chain, the function, the instantiation. */
 const GCC_CONTEXT =
   /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$|^\S+: (In|At) .+:$|^\S+:\d+:\d+:\s+(required from|required by|recursively required from|in expansion of|in definition of)\b/;
@@ -76,19 +77,62 @@ function headerOf(line: string): Header | null {
   m = TSC_PRETTY.exec(line) ?? TSC.exec(line);
   if (m) return { format: TSC_PRETTY.test(line) ? 'tsc-pretty' : 'tsc', severity: m[1] === 'message' ? 'note' : severityOf(m[1]), kind: m[2], message: m[3] };
   m = ESLINT.exec(line);
-  if (m) return { format: 'eslint', severity: severityOf(m[1]), kind: m[3], message: m[2] };
+  if (m) return { format: 'eslint', severity: severityOf(m[1]), ...eslintRule(m[2]) };
   return null;
+}
+
+/**
+ * eslint's message and its rule, the last word after two spaces or more (else no rule), found by
+ * walking back from the end: a regex splitting it tries each run of spaces to the end of the line,
+ * quadratic on a long one.
+ */
+function eslintRule(text: string): { message: string; kind?: string } {
+  let word = text.length;
+  while (word > 0 && !/\s/.test(text[word - 1])) word--;
+  let gap = word;
+  while (gap > 0 && /\s/.test(text[gap - 1])) gap--;
+  if (word < text.length && word - gap >= 2 && gap > 0) return { message: text.slice(0, gap), kind: text.slice(word) };
+  return { message: text };
 }
 
 /** A message without the names in it: `unused variable: `x`` and `unused variable: `y`` are one kind. */
 export function messageKind(message: string): string {
-  const kind = message
-    .replace(/`[^`]*`|‘[^’]*’|'[^']*'|"[^"]*"/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/[\s:;,.]+$/, '')
-    .trim();
+  // (read from its first characters: a kind is a few words, and a line may be megabytes long)
+  let kind = withoutQuoted(message.slice(0, KIND_READ_CHARS)).replace(/\s+/g, ' ');
+  let end = kind.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(kind[end - 1])) end--;
+  kind = kind.slice(0, end).trim();
   // (a marker names it: at most its first words)
   return kind.length <= MAX_KIND_CHARS ? kind : kind.slice(0, kind.lastIndexOf(' ', MAX_KIND_CHARS)).replace(/[\s:;,.(]+$/, '');
+}
+
+/** Characters of a message its kind is read from. */
+export const KIND_READ_CHARS = 1000;
+const TRAILING_PUNCTUATION = new Set([' ', ':', ';', ',', '.']);
+const CLOSING_QUOTE: Record<string, string> = { '`': '`', '‘': '’', "'": "'", '"': '"' };
+
+/**
+ * The text without its quoted spans (`x`, ‘x’, 'x', "x"), in one pass: a quote never closed is
+ * kept as it is, and not looked for again (a regex would scan to the end from each one).
+ */
+function withoutQuoted(text: string): string {
+  const parts: string[] = [];
+  const unclosed = new Set<string>();
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const close = CLOSING_QUOTE[text[i]];
+    if (close === undefined || unclosed.has(text[i])) continue;
+    const j = text.indexOf(close, i + 1);
+    if (j < 0) {
+      unclosed.add(text[i]);
+      continue;
+    }
+    parts.push(text.slice(from, i));
+    from = j + 1;
+    i = j;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
 const MAX_KIND_CHARS = 60;
