@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { classifyLines } from '../../../src/core/output/classify.js';
+import { detectShape } from '../../../src/core/output/detect.js';
 import { diagnosticBlocks, KIND_READ_CHARS, messageKind } from '../../../src/core/output/shapes/diagnostics.js';
 
 const lines = (name: string) => readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8').split('\n');
@@ -132,6 +134,10 @@ describe('diagnosticBlocks', () => {
       'Found 3 errors in 2 files.',
     ];
     expect(diagnosticBlocks(summaries)).toEqual([]);
+    // and the compiler's rules always show them, clang's count of both kinds too
+    const clang = ['1 warning and 1 error generated.', '12 warnings and 3 errors generated.', '2 errors generated.'];
+    const { roles } = classifyLines(clang, detectShape(clang, 'clang -Wall -c dict.c read.c'));
+    expect(roles).toEqual(['signal', 'signal', 'signal']);
   });
 
   it('a kind without the names in the message', () => {
