@@ -123,6 +123,14 @@ describe('diagnosticBlocks', () => {
     ]);
   });
 
+  it("rustc's note on two lines (expected, then found under it) and the notes after it are the error's: one block", () => {
+    // real cargo build (rustc 1.95): E0308 with its types on two lines, then `note: function defined here`
+    const ls = lines('cargo-build-mismatched');
+    const blocks = diagnosticBlocks(ls);
+    expect(blocks.map((b) => [b.from, b.to, b.severity, b.kind])).toEqual([[1, 15, 'error', 'E0308']]);
+    expect(ls[10]).toBe('             found struct `Vec<i64>`');
+  });
+
   it("the build's summary lines are no diagnostic", () => {
     const summaries = [
       'warning: `ledger` (bin "ledger") generated 56 warnings',

@@ -43,6 +43,7 @@ interface Header {
 const RUSTC = /^(error|warning)(?:\[(\w+)\])?: (.*)$/;
 /** A rustc diagnostic's own lines: where (`-->`, `:::`), the gutter, `= note:`, numbered source and suggestion lines. */
 const RUSTC_BODY = /^\s*(-->|::: |\||= |\.\.\.)|^\s*\d+\s*[|+~-](\s|$)|^(note|help)(\[\w+\])?: /;
+const RUSTC_NOTE = /^\s*= (note|help): /;
 /** gcc, clang, mypy, javac: `path:line[:col]: severity: message`. */
 const LOCATED = /^([^\s:][^:]*):\d+(?::\d+)?: (fatal error|error|warning|note): (.*)$/;
 /** gcc's source and caret lines (`  98 |  code`, `     |  ^~~`) and fix-it lines (`  +++ |+#include`). */
@@ -142,7 +143,8 @@ function belongs(format: Format, lines: readonly string[], from: number, i: numb
   const l = lines[i];
   switch (format) {
     case 'rustc':
-      return RUSTC_BODY.test(l);
+      // (a note on two lines: `= note: expected struct `Vec<u32>``, then `found struct `Vec<i64>`` under it)
+      return RUSTC_BODY.test(l) || (/^\s+\S/.test(l) && i > 0 && RUSTC_NOTE.test(lines[i - 1]));
     case 'located':
       return GCC_BODY.test(l);
     case 'javac':
