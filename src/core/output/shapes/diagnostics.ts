@@ -52,9 +52,12 @@ const TSC = /^\S+\(\d+,\d+\): (error|warning|message) (TS\d+): (.*)$/;
 const TSC_PRETTY = /^\S+:\d+:\d+ - (error|warning|message) (TS\d+): (.*)$/;
 /** eslint's stylish reporter: `  4:5  warning  message  rule` (the rule split off by eslintRule). */
 const ESLINT = /^\s+\d+:\d+\s+(error|warning)\s+(\S.*)$/;
+/** gcc's include chain before a diagnostic: `In file included from a.h:3,` then `                 from a.c:1:`. */
+export const INCLUDE_CHAIN = /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$/;
 /** gcc's and clang's scene for the diagnostics after it: the include chain, the function, the instantiation. */
-const GCC_CONTEXT =
-  /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$|^\S+: (In|At) .+:$|^\S+:\d+:\d+:\s+(required from|required by|recursively required from|in expansion of|in definition of)\b/;
+const GCC_CONTEXT = new RegExp(
+  `${INCLUDE_CHAIN.source}|${/^\S+: (In|At) .+:$|^\S+:\d+:\d+:\s+(required from|required by|recursively required from|in expansion of|in definition of)\b/.source}`,
+);
 /** The lint a rustc note names (`#[warn(unused_variables)]` on by default). */
 const RUSTC_LINT = /#\[(?:warn|deny|forbid)\((\w+)\)\]/;
 /** A lint or rule in brackets: gcc's trailing `[-Wsign-conversion]`, mypy's `[assignment]`, javac's leading `[rawtypes]`. */
