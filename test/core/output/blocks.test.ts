@@ -204,4 +204,12 @@ describe('diagnostics an agent fixing the build needs', () => {
     planFolds({ ...a, blocks: { ...plan, blocks: watched }, unlikely: null });
     expect(contextReads).toBeLessThan(10 * plan.blocks.length);
   });
+
+  it("rustc's own count of the warnings it printed is a summary, shown, and no warning the marker counts", () => {
+    // real: rustc on a file with two warnings, then on one with an error (one output)
+    const f = fixture('rustc-two-files');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    expect(r.text.split('\n')).toContain('warning: 2 warnings emitted');
+    expect(r.text).toMatch(/^\[skim: 13 lines of 2 warnings \(2 unused_variables\) omitted \(1-13\), not stored\]$/m);
+  });
 });

@@ -22,12 +22,13 @@ export interface DiagnosticBlock {
 }
 
 /**
- * The summary of a build (`warning: `x` (bin "x") generated 80 warnings`, `error: could not
- * compile`, `N errors generated.`, javac's `1 error` / `69 warnings`, eslint's `✖ 55 problems`,
- * tsc's `Found 3 errors`): always shown, never part of a diagnostic.
+ * The summary of a build (`warning: `x` (bin "x") generated 80 warnings`, rustc's `warning: 2
+ * warnings emitted`, `error: could not compile`, `N errors generated.`, javac's `1 error` / `69
+ * warnings`, eslint's `✖ 55 problems`, tsc's `Found 3 errors`): always shown, never part of a
+ * diagnostic.
  */
 export const DIAGNOSTIC_SUMMARY =
-  /^(warning|error): .*\bgenerated \d+ warnings?\b|^error: (could not compile|aborting due to|build failed)\b|^warning: build failed\b|^(Some errors have detailed explanations|For more information about (this|an) error)|^\d+ (errors?|warnings?)( and \d+ (errors?|warnings?))?( generated)?\.?$|✖ \d+ problems?|^\s+\d+ errors? and \d+ warnings? potentially fixable|^Found \d+ errors?\b|^cc1\w*: (all )?warnings being treated as errors|^compilation terminated\.$/;
+  /^(warning|error): .*\bgenerated \d+ warnings?\b|^error: (could not compile|aborting due to|build failed)\b|^warning: build failed\b|^warning: \d+ warnings? emitted$|^(Some errors have detailed explanations|For more information about (this|an) error)|^\d+ (errors?|warnings?)( and \d+ (errors?|warnings?))?( generated)?\.?$|✖ \d+ problems?|^\s+\d+ errors? and \d+ warnings? potentially fixable|^Found \d+ errors?\b|^cc1\w*: (all )?warnings being treated as errors|^compilation terminated\.$/;
 
 type Format = 'rustc' | 'located' | 'javac' | 'tsc' | 'tsc-pretty' | 'eslint';
 
