@@ -111,7 +111,8 @@ function seenWhole(plan: BlockPlan, lines: readonly string[], seen: readonly (st
 
 /**
  * A folded diagnostic some of whose lines stay (the output's last lines are always shown) stays
- * whole, and so does the context of a diagnostic that stays.
+ * whole, and so does the context of a diagnostic that stays; so does one the session showed
+ * before when some of its lines are shown again (its last lines, not the rest as shown before).
  */
 function blocksWhole(plan: BlockPlan, lines: readonly string[], reason: (FoldReason | null)[]): void {
   const stays = (b: { from: number; to: number }) => {
@@ -122,7 +123,9 @@ function blocksWhole(plan: BlockPlan, lines: readonly string[], reason: (FoldRea
   const cleared = new Set<string>();
   for (const b of plan.blocks) {
     if (!stays(b)) continue;
-    for (let i = b.from; i <= b.to; i++) if (reason[i] === 'warnings') reason[i] = null;
+    let shown = false;
+    for (let i = b.from; i <= b.to && !shown; i++) shown = reason[i] === null && !isBlank(lines[i]);
+    for (let i = b.from; i <= b.to; i++) if (reason[i] === 'warnings' || (shown && reason[i] === 'seen')) reason[i] = null;
     if (!b.context || cleared.has(contextKey(b.context))) continue;
     cleared.add(contextKey(b.context));
     for (let i = b.context[0]; i <= b.context[1]; i++) if (reason[i] === 'warnings') reason[i] = null;

@@ -212,4 +212,17 @@ describe('diagnostics an agent fixing the build needs', () => {
     expect(r.text.split('\n')).toContain('warning: 2 warnings emitted');
     expect(r.text).toMatch(/^\[skim: 13 lines of 2 warnings \(2 unused_variables\) omitted \(1-13\), not stored\]$/m);
   });
+
+  it('the same build run again: a diagnostic the output ends with is shown whole, not its last lines alone', () => {
+    // real gcc -Wall -Wextra: two -Wformat= warnings, the output's last lines the second one's
+    const f = fixture('gcc-format');
+    const lines = f.text.split('\n');
+    const memory = new OutputMemory();
+    pruneOutput({ text: f.text, command: f.command, query: f.thought, memory });
+    const again = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory });
+    // its lines were all shown by the previous run: they fold as such, or all stay (its last lines always do)
+    const last = diagnosticBlocks(lines).at(-1)!;
+    for (let i = last.from; i <= last.to; i++) expect(again.keepMask[i], lines[i]).toBe(1);
+    expectWhole(lines, again);
+  });
 });
