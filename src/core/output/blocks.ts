@@ -4,7 +4,8 @@
  * names what the goal hint or the task asks about; where it printed none, the warnings are what the
  * agent is looking at, and only the repeats of a kind beyond its first few examples fold.
  */
-import { relevantLines } from './relevance.js';
+import { termsOf } from './lines.js';
+import { rareHolders, wantedTerms } from './relevance.js';
 import type { DiagnosticBlock } from './shapes/diagnostics.js';
 
 /** Diagnostics of one kind shown as its examples when the output has no error. */
@@ -25,18 +26,40 @@ export function planBlocks(lines: readonly string[], blocks: readonly Diagnostic
   const folds = new Uint8Array(blocks.length);
   const state = new Uint8Array(lines.length);
   // A diagnostic names what the agent asks about when a line of it (or of its context) does, or
-  // when it holds a term of the question few diagnostics hold (relevance.ts, one diagnostic a unit).
-  const linesOf = (b: DiagnosticBlock) => [...(b.context ? lines.slice(b.context[0], b.context[1] + 1) : []), ...lines.slice(b.from, b.to + 1)];
-  const asUnits = relevantLines(
-    blocks.map((b) => linesOf(b).join('\n')),
-    question,
+  // when it holds a term of the question few diagnostics hold (relevance.ts, one diagnostic a unit
+  // with its context's terms). A context is read once however many diagnostics share it: a long
+  // include chain before thousands of warnings is not read again for each.
+  const wanted = new Set(termsOf(question));
+  const termsIn = (from: number, to: number) => {
+    const terms = new Set<string>();
+    if (wanted.size > 0) for (let i = from; i <= to; i++) for (const t of wantedTerms(lines[i], wanted)) terms.add(t);
+    return terms;
+  };
+  const contexts = new Map<string, { terms: Set<string>; named: boolean; shown: boolean }>();
+  const contextOf = (b: DiagnosticBlock) => {
+    if (!b.context) return null;
+    const key = contextKey(b.context);
+    let c = contexts.get(key);
+    if (!c) {
+      let named = false;
+      for (let i = b.context[0]; i <= b.context[1] && !named; i++) named = relevant[i] === 1;
+      c = { terms: termsIn(b.context[0], b.context[1]), named, shown: false };
+      contexts.set(key, c);
+    }
+    return c;
+  };
+  const asUnits = rareHolders(
+    blocks.map((b) => {
+      const terms = termsIn(b.from, b.to);
+      for (const t of contextOf(b)?.terms ?? []) terms.add(t);
+      return terms;
+    }),
   );
   const anyError = blocks.some((b) => b.severity === 'error');
   const shownOfKind = new Map<string, number>();
   blocks.forEach((b, k) => {
-    let named = asUnits[k] === 1;
+    let named = asUnits[k] === 1 || contextOf(b)?.named === true;
     for (let i = b.from; i <= b.to && !named; i++) named = relevant[i] === 1;
-    if (b.context) for (let i = b.context[0]; i <= b.context[1] && !named; i++) named = relevant[i] === 1;
     if (b.severity === 'error' || named) return;
     if (anyError) {
       folds[k] = 1;
@@ -46,11 +69,24 @@ export function planBlocks(lines: readonly string[], blocks: readonly Diagnostic
     if (shown < KIND_EXAMPLES) shownOfKind.set(b.kind, shown + 1);
     else folds[k] = 1;
   });
+  // a context is shown when a diagnostic that shares it is
   blocks.forEach((b, k) => {
-    if (b.context) for (let i = b.context[0]; i <= b.context[1]; i++) state[i] = state[i] === 1 || !folds[k] ? 1 : 2;
+    const c = contextOf(b);
+    if (c && !folds[k]) c.shown = true;
+  });
+  for (const [key, c] of contexts) {
+    const [from, to] = key.split('-').map(Number);
+    state.fill(c.shown ? 1 : 2, from, to + 1);
+  }
+  blocks.forEach((b, k) => {
     state.fill(folds[k] ? 2 : 1, b.from, b.to + 1);
   });
   return { blocks, folds, state };
+}
+
+/** A context's key: diagnostics that share a context share its range. */
+export function contextKey(context: readonly [number, number]): string {
+  return `${context[0]}-${context[1]}`;
 }
 
 /**

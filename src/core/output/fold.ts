@@ -7,7 +7,7 @@
  * and the last lines of the output never fold, and a diagnostic folds whole or not at all. Only
  * runs that save more than their marker costs become markers.
  */
-import { type BlockPlan, blocksLabel } from './blocks.js';
+import { type BlockPlan, blocksLabel, contextKey } from './blocks.js';
 import { DROPPED_NOTE_RE } from './dropped.js';
 import { isBlank, shapeOf } from './lines.js';
 import { directoryOfEntries, testOutcomesLabel } from './shapes/index.js';
@@ -111,17 +111,24 @@ function seenWhole(plan: BlockPlan, lines: readonly string[], seen: readonly (st
 
 /**
  * A folded diagnostic some of whose lines stay (the output's last lines are always shown) stays
- * whole, and so does the context of a diagnostic that stays.
+ * whole, and so does the context of a diagnostic that stays; so does one the session showed
+ * before when some of its lines are shown again (its last lines, not the rest as shown before).
  */
 function blocksWhole(plan: BlockPlan, lines: readonly string[], reason: (FoldReason | null)[]): void {
   const stays = (b: { from: number; to: number }) => {
     for (let i = b.from; i <= b.to; i++) if (reason[i] !== 'warnings' && !isBlank(lines[i])) return true;
     return false;
   };
+  // (a context many diagnostics share is cleared once, not once for each)
+  const cleared = new Set<string>();
   for (const b of plan.blocks) {
     if (!stays(b)) continue;
-    for (let i = b.from; i <= b.to; i++) if (reason[i] === 'warnings') reason[i] = null;
-    if (b.context) for (let i = b.context[0]; i <= b.context[1]; i++) if (reason[i] === 'warnings') reason[i] = null;
+    let shown = false;
+    for (let i = b.from; i <= b.to && !shown; i++) shown = reason[i] === null && !isBlank(lines[i]);
+    for (let i = b.from; i <= b.to; i++) if (reason[i] === 'warnings' || (shown && reason[i] === 'seen')) reason[i] = null;
+    if (!b.context || cleared.has(contextKey(b.context))) continue;
+    cleared.add(contextKey(b.context));
+    for (let i = b.context[0]; i <= b.context[1]; i++) if (reason[i] === 'warnings') reason[i] = null;
   }
 }
 

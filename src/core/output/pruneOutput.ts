@@ -19,6 +19,7 @@ import { splitOutput } from './lines.js';
 import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
+import { INCLUDE_CHAIN } from './shapes/diagnostics.js';
 import { diagnosticBlocks, directoryOfEntries } from './shapes/index.js';
 import type { OutputRequest, OutputResult } from './types.js';
 
@@ -147,9 +148,6 @@ export function analyseOutput(
     command: req.command ?? '',
   };
 }
-
-/** gcc's include chain before a diagnostic: `In file included from a.h:3,` then `                 from a.c:1:`. */
-const INCLUDE_CHAIN = /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$/;
 
 /** The lines as a terminal shows them: without colour codes. */
 function terminalLines(raw: readonly string[]): readonly string[] {

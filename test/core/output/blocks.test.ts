@@ -6,8 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { planBlocks } from '../../../src/core/output/blocks.js';
+import { droppedNote } from '../../../src/core/output/dropped.js';
+import { planFolds } from '../../../src/core/output/fold.js';
 import { OutputMemory } from '../../../src/core/output/memory.js';
-import { pruneOutput } from '../../../src/core/output/pruneOutput.js';
+import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
 import { diagnosticBlocks } from '../../../src/core/output/shapes/diagnostics.js';
 import { storedLines } from '../../../src/core/output/stored.js';
 import type { OutputResult } from '../../../src/core/output/types.js';
@@ -151,5 +154,75 @@ describe('diagnostics an agent fixing the build needs', () => {
         expectWhole(f.text.split('\n'), r);
       }
     }
+  });
+
+  it('the note of a middle the capture dropped is part of no diagnostic: shown, never in a fold of warnings', () => {
+    // the 16 MiB capture cut an eslint run between two warnings of one file
+    const f = fixture('eslint-marked');
+    const cut = f.text.split('\n');
+    cut.splice(5, 0, droppedNote(123456, '16 MiB'));
+    const r = pruneOutput({ text: cut.join('\n'), command: f.command, query: f.thought });
+    expect(r.text.split('\n')).toContain(cut[5]);
+    expect(r.folds.every((x) => x.to < 6 || x.from > 6)).toBe(true);
+    expect(diagnosticBlocks(cut).every((b) => (b.context === null || b.context[0] > 5 || b.context[1] < 5) && (b.to < 5 || b.from > 5))).toBe(true);
+  });
+
+  it("a context thousands of diagnostics share (a long include chain) is read once, not once for each: work linear in the output's lines", () => {
+    // gcc's include chain sets the scene for every diagnostic after it (real gcc-hiredis lines),
+    // here 2,000 lines of it before 2,000 errors: read for each, 4 million lines
+    const hiredis = fixture('gcc-hiredis').text.split('\n');
+    const error = hiredis.find((l) => / error: /.test(l))!;
+    const lines = ['In file included from hiredis.c:42,', ...Array.from({ length: 2000 }, (_, i) => `                 from sds${i}.h:1:`)];
+    for (let i = 0; i < 2000; i++) lines.push(error.replace(/:\d+:\d+:/, `:${i + 1}:5:`));
+    const blocks = diagnosticBlocks(lines);
+    expect(blocks).toHaveLength(2000);
+    expect(blocks.every((b) => b.context?.[0] === 0 && b.context[1] === 2000)).toBe(true);
+    // planBlocks: each line read a bounded number of times
+    let reads = 0;
+    const counted = new Proxy(lines, {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    planBlocks(counted, blocks, new Uint8Array(lines.length), 'why does sds0.h fail to build');
+    expect(reads).toBeLessThan(4 * lines.length);
+    // planFolds: each block's context looked at a bounded number of times
+    const a = analyseOutput(lines, { command: 'gcc hiredis.c', query: 'why does it fail' }, null);
+    let contextReads = 0;
+    const plan = a.blocks!;
+    const watched = plan.blocks.map((b) => {
+      const copy = { ...b };
+      Object.defineProperty(copy, 'context', {
+        get: () => {
+          contextReads++;
+          return b.context;
+        },
+      });
+      return copy;
+    });
+    planFolds({ ...a, blocks: { ...plan, blocks: watched }, unlikely: null });
+    expect(contextReads).toBeLessThan(10 * plan.blocks.length);
+  });
+
+  it("rustc's own count of the warnings it printed is a summary, shown, and no warning the marker counts", () => {
+    // real: rustc on a file with two warnings, then on one with an error (one output)
+    const f = fixture('rustc-two-files');
+    const r = pruneOutput({ text: f.text, command: f.command, query: f.thought });
+    expect(r.text.split('\n')).toContain('warning: 2 warnings emitted');
+    expect(r.text).toMatch(/^\[skim: 13 lines of 2 warnings \(2 unused_variables\) omitted \(1-13\), not stored\]$/m);
+  });
+
+  it('the same build run again: a diagnostic the output ends with is shown whole, not its last lines alone', () => {
+    // real gcc -Wall -Wextra: two -Wformat= warnings, the output's last lines the second one's
+    const f = fixture('gcc-format');
+    const lines = f.text.split('\n');
+    const memory = new OutputMemory();
+    pruneOutput({ text: f.text, command: f.command, query: f.thought, memory });
+    const again = pruneOutput({ text: f.text, command: f.command, query: f.thought, memory });
+    // its lines were all shown by the previous run: they fold as such, or all stay (its last lines always do)
+    const last = diagnosticBlocks(lines).at(-1)!;
+    for (let i = last.from; i <= last.to; i++) expect(again.keepMask[i], lines[i]).toBe(1);
+    expectWhole(lines, again);
   });
 });

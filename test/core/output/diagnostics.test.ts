@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { diagnosticBlocks, messageKind } from '../../../src/core/output/shapes/diagnostics.js';
+import { classifyLines } from '../../../src/core/output/classify.js';
+import { detectShape } from '../../../src/core/output/detect.js';
+import { diagnosticBlocks, KIND_READ_CHARS, messageKind } from '../../../src/core/output/shapes/diagnostics.js';
 
 const lines = (name: string) => readFileSync(new URL(`../../fixtures/outputs/${name}.txt`, import.meta.url), 'utf8').split('\n');
 const count = (blocks: { severity: string }[], severity: string) => blocks.filter((b) => b.severity === severity).length;
@@ -121,6 +123,14 @@ describe('diagnosticBlocks', () => {
     ]);
   });
 
+  it("rustc's note on two lines (expected, then found under it) and the notes after it are the error's: one block", () => {
+    // real cargo build (rustc 1.95): E0308 with its types on two lines, then `note: function defined here`
+    const ls = lines('cargo-build-mismatched');
+    const blocks = diagnosticBlocks(ls);
+    expect(blocks.map((b) => [b.from, b.to, b.severity, b.kind])).toEqual([[1, 15, 'error', 'E0308']]);
+    expect(ls[10]).toBe('             found struct `Vec<i64>`');
+  });
+
   it("the build's summary lines are no diagnostic", () => {
     const summaries = [
       'warning: `ledger` (bin "ledger") generated 56 warnings',
@@ -132,11 +142,28 @@ describe('diagnosticBlocks', () => {
       'Found 3 errors in 2 files.',
     ];
     expect(diagnosticBlocks(summaries)).toEqual([]);
+    // and the compiler's rules always show them, clang's count of both kinds too
+    const clang = ['1 warning and 1 error generated.', '12 warnings and 3 errors generated.', '2 errors generated.'];
+    const { roles } = classifyLines(clang, detectShape(clang, 'clang -Wall -c dict.c read.c'));
+    expect(roles).toEqual(['signal', 'signal', 'signal']);
   });
 
   it('a kind without the names in the message', () => {
     expect(messageKind('unused variable: `balance`')).toBe('unused variable');
     expect(messageKind('function `open_account` is never used')).toBe('function is never used');
     expect(messageKind('‘value’ undeclared (first use in this function)')).toBe('undeclared (first use in this function)');
+  });
+
+  it("one line megabytes long is read in one pass: a kind from its first characters, eslint's rule walked back to", () => {
+    // a quote never closed, a run of punctuation: before, each was scanned to the line's end from every character
+    const hostile = `unused ‘${'‘'.repeat(2 * KIND_READ_CHARS)}’ variable`;
+    expect(messageKind(hostile)).toBe(messageKind(hostile.slice(0, KIND_READ_CHARS)));
+    expect(messageKind('it’s ‘a ‘b’ c; ')).toBe('it’s c');
+    // eslint: the rule is the last word after two spaces or more, however long the run before it
+    const [long] = diagnosticBlocks([`  1:1  warning  Unexpected console statement${' '.repeat(1_000_000)}no-console`]);
+    expect(long.kind).toBe('no-console');
+    const [noRule] = diagnosticBlocks(['  1:1  warning  Unexpected console statement x y']);
+    expect(noRule.kind).toBe('Unexpected console statement x y');
+    expect(diagnosticBlocks(['  3:4  error   '])).toEqual([]);
   });
 });

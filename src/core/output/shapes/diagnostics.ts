@@ -7,6 +7,7 @@
  * else its message without the names in it). Lines that set the scene for the diagnostics after
  * them (gcc's `In file included from`, `a.c: In function ‘f’:`, eslint's file) are their context.
  */
+import { DROPPED_NOTE_RE } from '../dropped.js';
 
 export type Severity = 'error' | 'warning' | 'note' | 'help';
 
@@ -21,12 +22,13 @@ export interface DiagnosticBlock {
 }
 
 /**
- * The summary of a build (`warning: `x` (bin "x") generated 80 warnings`, `error: could not
- * compile`, `N errors generated.`, javac's `1 error` / `69 warnings`, eslint's `✖ 55 problems`,
- * tsc's `Found 3 errors`): always shown, never part of a diagnostic.
+ * The summary of a build (`warning: `x` (bin "x") generated 80 warnings`, rustc's `warning: 2
+ * warnings emitted`, `error: could not compile`, `N errors generated.`, javac's `1 error` / `69
+ * warnings`, eslint's `✖ 55 problems`, tsc's `Found 3 errors`): always shown, never part of a
+ * diagnostic.
  */
 export const DIAGNOSTIC_SUMMARY =
-  /^(warning|error): .*\bgenerated \d+ warnings?\b|^error: (could not compile|aborting due to|build failed)\b|^warning: build failed\b|^(Some errors have detailed explanations|For more information about (this|an) error)|^\d+ (errors?|warnings?)( and \d+ warnings?)?( generated)?\.?$|✖ \d+ problems?|^\s+\d+ errors? and \d+ warnings? potentially fixable|^Found \d+ errors?\b|^cc1\w*: (all )?warnings being treated as errors|^compilation terminated\.$/;
+  /^(warning|error): .*\bgenerated \d+ warnings?\b|^error: (could not compile|aborting due to|build failed)\b|^warning: build failed\b|^warning: \d+ warnings? emitted$|^(Some errors have detailed explanations|For more information about (this|an) error)|^\d+ (errors?|warnings?)( and \d+ (errors?|warnings?))?( generated)?\.?$|✖ \d+ problems?|^\s+\d+ errors? and \d+ warnings? potentially fixable|^Found \d+ errors?\b|^cc1\w*: (all )?warnings being treated as errors|^compilation terminated\.$/;
 
 type Format = 'rustc' | 'located' | 'javac' | 'tsc' | 'tsc-pretty' | 'eslint';
 
@@ -42,16 +44,21 @@ interface Header {
 const RUSTC = /^(error|warning)(?:\[(\w+)\])?: (.*)$/;
 /** A rustc diagnostic's own lines: where (`-->`, `:::`), the gutter, `= note:`, numbered source and suggestion lines. */
 const RUSTC_BODY = /^\s*(-->|::: |\||= |\.\.\.)|^\s*\d+\s*[|+~-](\s|$)|^(note|help)(\[\w+\])?: /;
+const RUSTC_NOTE = /^\s*= (note|help): /;
 /** gcc, clang, mypy, javac: `path:line[:col]: severity: message`. */
 const LOCATED = /^([^\s:][^:]*):\d+(?::\d+)?: (fatal error|error|warning|note): (.*)$/;
 /** gcc's source and caret lines (`  98 |  code`, `     |  ^~~`) and fix-it lines (`  +++ |+#include`). */
 const GCC_BODY = /^\s*(\d+ |\+\+\+ )?\|/;
 const TSC = /^\S+\(\d+,\d+\): (error|warning|message) (TS\d+): (.*)$/;
 const TSC_PRETTY = /^\S+:\d+:\d+ - (error|warning|message) (TS\d+): (.*)$/;
-const ESLINT = /^\s+\d+:\d+\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?$/;
+/** eslint's stylish reporter: `  4:5  warning  message  rule` (the rule split off by eslintRule). */
+const ESLINT = /^\s+\d+:\d+\s+(error|warning)\s+(\S.*)$/;
+/** gcc's include chain before a diagnostic: `In file included from a.h:3,` then `                 from a.c:1:`. */
+export const INCLUDE_CHAIN = /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$/;
 /** gcc's and clang's scene for the diagnostics after it: the include chain, the function, the instantiation. */
-const GCC_CONTEXT =
-  /^In file included from \S+:\d+[:,]$|^\s+from \S+:\d+[:,]$|^\S+: (In|At) .+:$|^\S+:\d+:\d+:\s+(required from|required by|recursively required from|in expansion of|in definition of)\b/;
+const GCC_CONTEXT = new RegExp(
+  `${INCLUDE_CHAIN.source}|${/^\S+: (In|At) .+:$|^\S+:\d+:\d+:\s+(required from|required by|recursively required from|in expansion of|in definition of)\b/.source}`,
+);
 /** The lint a rustc note names (`#[warn(unused_variables)]` on by default). */
 const RUSTC_LINT = /#\[(?:warn|deny|forbid)\((\w+)\)\]/;
 /** A lint or rule in brackets: gcc's trailing `[-Wsign-conversion]`, mypy's `[assignment]`, javac's leading `[rawtypes]`. */
@@ -75,19 +82,62 @@ function headerOf(line: string): Header | null {
   m = TSC_PRETTY.exec(line) ?? TSC.exec(line);
   if (m) return { format: TSC_PRETTY.test(line) ? 'tsc-pretty' : 'tsc', severity: m[1] === 'message' ? 'note' : severityOf(m[1]), kind: m[2], message: m[3] };
   m = ESLINT.exec(line);
-  if (m) return { format: 'eslint', severity: severityOf(m[1]), kind: m[3], message: m[2] };
+  if (m) return { format: 'eslint', severity: severityOf(m[1]), ...eslintRule(m[2]) };
   return null;
+}
+
+/**
+ * eslint's message and its rule, the last word after two spaces or more (else no rule), found by
+ * walking back from the end: a regex splitting it tries each run of spaces to the end of the line,
+ * quadratic on a long one.
+ */
+function eslintRule(text: string): { message: string; kind?: string } {
+  let word = text.length;
+  while (word > 0 && !/\s/.test(text[word - 1])) word--;
+  let gap = word;
+  while (gap > 0 && /\s/.test(text[gap - 1])) gap--;
+  if (word < text.length && word - gap >= 2 && gap > 0) return { message: text.slice(0, gap), kind: text.slice(word) };
+  return { message: text };
 }
 
 /** A message without the names in it: `unused variable: `x`` and `unused variable: `y`` are one kind. */
 export function messageKind(message: string): string {
-  const kind = message
-    .replace(/`[^`]*`|‘[^’]*’|'[^']*'|"[^"]*"/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/[\s:;,.]+$/, '')
-    .trim();
+  // (read from its first characters: a kind is a few words, and a line may be megabytes long)
+  let kind = withoutQuoted(message.slice(0, KIND_READ_CHARS)).replace(/\s+/g, ' ');
+  let end = kind.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(kind[end - 1])) end--;
+  kind = kind.slice(0, end).trim();
   // (a marker names it: at most its first words)
   return kind.length <= MAX_KIND_CHARS ? kind : kind.slice(0, kind.lastIndexOf(' ', MAX_KIND_CHARS)).replace(/[\s:;,.(]+$/, '');
+}
+
+/** Characters of a message its kind is read from. */
+export const KIND_READ_CHARS = 1000;
+const TRAILING_PUNCTUATION = new Set([' ', ':', ';', ',', '.']);
+const CLOSING_QUOTE: Record<string, string> = { '`': '`', '‘': '’', "'": "'", '"': '"' };
+
+/**
+ * The text without its quoted spans (`x`, ‘x’, 'x', "x"), in one pass: a quote never closed is
+ * kept as it is, and not looked for again (a regex would scan to the end from each one).
+ */
+function withoutQuoted(text: string): string {
+  const parts: string[] = [];
+  const unclosed = new Set<string>();
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const close = CLOSING_QUOTE[text[i]];
+    if (close === undefined || unclosed.has(text[i])) continue;
+    const j = text.indexOf(close, i + 1);
+    if (j < 0) {
+      unclosed.add(text[i]);
+      continue;
+    }
+    parts.push(text.slice(from, i));
+    from = j + 1;
+    i = j;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
 const MAX_KIND_CHARS = 60;
@@ -97,7 +147,8 @@ function belongs(format: Format, lines: readonly string[], from: number, i: numb
   const l = lines[i];
   switch (format) {
     case 'rustc':
-      return RUSTC_BODY.test(l);
+      // (a note on two lines: `= note: expected struct `Vec<u32>``, then `found struct `Vec<i64>`` under it)
+      return RUSTC_BODY.test(l) || (/^\s+\S/.test(l) && i > 0 && RUSTC_NOTE.test(lines[i - 1]));
     case 'located':
       return GCC_BODY.test(l);
     case 'javac':
@@ -113,6 +164,10 @@ function belongs(format: Format, lines: readonly string[], from: number, i: numb
   }
 }
 
+function isFileLine(l: string): boolean {
+  return l.trim() !== '' && !/^\s/.test(l) && !DIAGNOSTIC_SUMMARY.test(l) && !DROPPED_NOTE_RE.test(l);
+}
+
 /** The diagnostic blocks of a compiler's or linter's output, in order. */
 export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
   const blocks: DiagnosticBlock[] = [];
@@ -125,7 +180,8 @@ export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
   let context: [number, number] | null = null;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (DIAGNOSTIC_SUMMARY.test(l)) {
+    // (the note of a dropped middle belongs to no diagnostic: it is always shown)
+    if (DIAGNOSTIC_SUMMARY.test(l) || DROPPED_NOTE_RE.test(l)) {
       open = null;
       context = null;
       continue;
@@ -142,7 +198,8 @@ export function diagnosticBlocks(lines: readonly string[]): DiagnosticBlock[] {
       continue;
     }
     if (h) {
-      if (h.format === 'eslint' && !context && i > 0 && lines[i - 1].trim() !== '' && !/^\s/.test(lines[i - 1]) && !open) context = [i - 1, i - 1];
+      // eslint's file name: the line before its first diagnostic (not a summary or the note of a dropped middle)
+      if (h.format === 'eslint' && !context && !open && i > 0 && isFileLine(lines[i - 1])) context = [i - 1, i - 1];
       open = { from: i, to: i, severity: h.severity, kind: h.kind ?? '', context: h.format === 'eslint' || h.format === 'located' ? context : null };
       format = h.format;
       bodyFrom = i;
