@@ -1,4 +1,7 @@
-/** Compilers, linters and type checkers: every error stays; repeated warnings fold by shape. */
+/**
+ * Compilers, linters and type checkers: every error stays, whole; warnings stay or fold as whole
+ * diagnostics (./diagnostics.ts finds them, ../blocks.ts decides); the summary lines stay.
+ */
 import { DIAGNOSTIC_SUMMARY } from './diagnostics.js';
 import type { OutputShape } from './shape.js';
 
@@ -11,10 +14,10 @@ export const compilers: OutputShape = {
   evidence: /^\S+\(\d+,\d+\): error TS\d+|^\S+:\d+:\d+: (fatal )?(error|warning|note):|^\S+:\d+: error: |^\S+:\d+:\d+: [A-Z]+\d+ |^(error|warning)(\[\w+\])?: /,
   rules: [
     {
-      re: /error TS\d+:|^\S+:\d+(:\d+)?: (fatal )?error[:[]|^error(\[\w+\])?: |^\s+--> \S+:\d+:\d+|^\S+\.java:\d+: error:|^\s+\d+:\d+\s+error\s|^Found \d+ errors?\b|✖ \d+ problems?|^\S+:\d+:\d+: [EF]\d+ |^make(\[\d+\])?: \*\*\*|^\d+ errors? generated|^Error: /,
+      re: /error TS\d+:|^\S+:\d+(:\d+)?: (fatal )?error[:[]|^error(\[\w+\])?: |^\s+--> \S+:\d+:\d+|^\S+\.java:\d+: error:|^\s+\d+:\d+\s+error\s|^\S+:\d+:\d+: [EF]\d+ |^make(\[\d+\])?: \*\*\*|^Error: /,
       role: 'signal',
     },
-    { re: /^(Success: no issues found|All checks passed!|Found 0 errors)/, role: 'signal' },
+    { re: /^(Success: no issues found|All checks passed!)/, role: 'signal' },
     { re: DIAGNOSTIC_SUMMARY, role: 'signal' },
     // a note in a system header (a candidate the compiler tried, a step of a template's
     // instantiation), with its source line and caret, is the standard library's, as a frame outside
