@@ -6,7 +6,8 @@
  */
 import { termsOf } from './lines.js';
 import { rareHolders, wantedTerms } from './relevance.js';
-import type { DiagnosticBlock } from './shapes/diagnostics.js';
+import { type DiagnosticBlock, INCLUDE_CHAIN } from './shapes/diagnostics.js';
+import type { LineRole } from './types.js';
 
 /** Diagnostics of one kind shown as its examples when the output has no error. */
 export const KIND_EXAMPLES = 3;
@@ -123,3 +124,21 @@ export function blocksLabel(plan: BlockPlan, from: number, to: number): string {
 
 /** Kinds a marker names before it counts the rest. */
 const MAX_KINDS_NAMED = 4;
+
+/**
+ * A diagnostic that stays is shown whole: none of its lines is left to the learned judgement (a
+ * compiler's notes in system headers still fold by their rule, as frames outside the project do,
+ * with the include chain printed before one). Sets the roles and labels in place.
+ */
+export function keepDiagnosticsWhole(plan: BlockPlan, lines: readonly string[], roles: LineRole[], labels: (string | undefined)[]): void {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (plan.state[i] !== 1 || roles[i] === 'routine') continue;
+    if (INCLUDE_CHAIN.test(lines[i]) && i + 1 < lines.length && roles[i + 1] === 'routine') {
+      roles[i] = 'routine';
+      labels[i] = labels[i + 1];
+      continue;
+    }
+    roles[i] = 'signal';
+    labels[i] = undefined;
+  }
+}

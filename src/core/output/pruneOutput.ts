@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { diagnostic } from '../diagnostics.js';
 import { SkimError } from '../errors.js';
 import { OUTPUT_LIMIT_HELP, type OutputLimit, parseOutputLimit, visibleSpans } from '../outputLimit.js';
-import { planBlocks } from './blocks.js';
+import { keepDiagnosticsWhole, planBlocks } from './blocks.js';
 import { classifyLines } from './classify.js';
 import { expandsMarker } from './commands.js';
 import { type DetectedShape, detectShape } from './detect.js';
@@ -19,7 +19,6 @@ import { splitOutput } from './lines.js';
 import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
 import { relevantLines } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
-import { INCLUDE_CHAIN } from './shapes/diagnostics.js';
 import { diagnosticBlocks, directoryOfEntries } from './shapes/index.js';
 import type { OutputRequest, OutputResult } from './types.js';
 
@@ -119,20 +118,7 @@ export function analyseOutput(
   const question = [req.query ?? '', req.task ?? ''].join('\n');
   const relevant = relevantLines(lines, question);
   const blocks = [shape.main, ...shape.also].some((s) => s.diagnostics) ? planBlocks(lines, diagnosticBlocks(lines), relevant, question) : null;
-  // A diagnostic that stays is shown whole: none of its lines is left to the learned judgement (a
-  // compiler's notes in system headers still fold by their rule, as frames outside the project do,
-  // with the include chain printed before one).
-  if (blocks)
-    for (let i = lines.length - 1; i >= 0; i--) {
-      if (blocks.state[i] !== 1 || roles[i] === 'routine') continue;
-      if (INCLUDE_CHAIN.test(lines[i]) && i + 1 < lines.length && roles[i + 1] === 'routine') {
-        roles[i] = 'routine';
-        labels[i] = labels[i + 1];
-        continue;
-      }
-      roles[i] = 'signal';
-      labels[i] = undefined;
-    }
+  if (blocks) keepDiagnosticsWhole(blocks, lines, roles, labels);
   return {
     lines,
     roles,
