@@ -5,10 +5,11 @@
  * the bug-report cases' gold files (fix lines; built by `npx tsx scripts/bugreports/build.ts
  * --mirrors DIR --out .scratch/bugreports-train.jsonl.gz`, skipped when absent).
  *
- *   npx tsx scripts/budget-validation.ts [--sets teacher,commits,bugs]
+ *   npx tsx scripts/budget-validation.ts [--sets teacher,commits,bugs] [--unit tokens|chars]
  *
  * Prints micro recall per set and budget and their sum (docs/experiments.md, "Selection and
- * budget mode").
+ * budget mode"). `--unit chars` gives each file a budget in characters (`maxChars`, what `skim cat
+ * --max-chars` and the harness's limit use): its length over the ratio.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -16,7 +17,10 @@ import { prune } from '../src/core/prune.js';
 import { type CommitFilterStats, isTeacherValRepo, type LabeledFile, readCases, readCommits } from '../src/train/datasets.js';
 
 const BUG_CASES = '.scratch/bugreports-train.jsonl.gz';
-const { values } = parseArgs({ options: { sets: { type: 'string', default: 'teacher,commits,bugs' } } });
+const { values } = parseArgs({
+  options: { sets: { type: 'string', default: 'teacher,commits,bugs' }, unit: { type: 'string', default: 'tokens' } },
+});
+if (values.unit !== 'tokens' && values.unit !== 'chars') throw new Error(`--unit: tokens or chars, not ${values.unit}`);
 const wanted = new Set(values.sets.split(','));
 
 const sets: [string, LabeledFile[]][] = [];
@@ -41,7 +45,9 @@ for (const [name, files] of sets) {
     let labelled = 0;
     let kept = 0;
     for (const f of files) {
-      const r = await prune({ code: `${f.lines.join('\n')}\n`, query: f.query, language: f.lang, ratio });
+      const code = `${f.lines.join('\n')}\n`;
+      const budget = values.unit === 'chars' ? { maxChars: Math.floor(code.length / ratio) } : { ratio };
+      const r = await prune({ code, query: f.query, language: f.lang, ...budget });
       for (const line of f.agg) {
         labelled++;
         if (r.keepMask[line]) kept++;
