@@ -4,8 +4,7 @@
  * names what the goal hint or the task asks about; where it printed none, the warnings are what the
  * agent is looking at, and only the repeats of a kind beyond its first few examples fold.
  */
-import { termsOf } from './lines.js';
-import { rareHolders, wantedTerms } from './relevance.js';
+import { rareHolders } from './relevance.js';
 import { type DiagnosticBlock, INCLUDE_CHAIN } from './shapes/diagnostics.js';
 import type { LineRole } from './types.js';
 
@@ -23,20 +22,23 @@ export interface BlockPlan {
   state: Uint8Array;
 }
 
-export function planBlocks(lines: readonly string[], blocks: readonly DiagnosticBlock[], relevant: Uint8Array, question: string): BlockPlan {
+/**
+ * `termsByLine`: the question's terms each line holds (relevance.ts); `relevant`: the lines that
+ * name what the question asks about on their own.
+ */
+export function planBlocks(termsByLine: readonly ReadonlySet<string>[], blocks: readonly DiagnosticBlock[], relevant: Uint8Array): BlockPlan {
   const folds = new Uint8Array(blocks.length);
-  const state = new Uint8Array(lines.length);
+  const state = new Uint8Array(termsByLine.length);
   // A diagnostic names what the agent asks about when a line of it (or of its context) does, or
   // when it holds a term of the question few diagnostics hold (relevance.ts, one diagnostic a unit
   // with its context's terms). A context is read once however many diagnostics share it: a long
   // include chain before thousands of warnings is not read again for each.
-  const wanted = new Set(termsOf(question));
   const termsIn = (from: number, to: number) => {
     const terms = new Set<string>();
-    if (wanted.size > 0) for (let i = from; i <= to; i++) for (const t of wantedTerms(lines[i], wanted)) terms.add(t);
+    for (let i = from; i <= to; i++) for (const t of termsByLine[i]) terms.add(t);
     return terms;
   };
-  const contexts = new Map<string, { terms: Set<string>; named: boolean; shown: boolean }>();
+  const contexts = new Map<string, { range: readonly [number, number]; terms: Set<string>; named: boolean; shown: boolean }>();
   const contextOf = (b: DiagnosticBlock) => {
     if (!b.context) return null;
     const key = contextKey(b.context);
@@ -44,7 +46,7 @@ export function planBlocks(lines: readonly string[], blocks: readonly Diagnostic
     if (!c) {
       let named = false;
       for (let i = b.context[0]; i <= b.context[1] && !named; i++) named = relevant[i] === 1;
-      c = { terms: termsIn(b.context[0], b.context[1]), named, shown: false };
+      c = { range: b.context, terms: termsIn(b.context[0], b.context[1]), named, shown: false };
       contexts.set(key, c);
     }
     return c;
@@ -75,10 +77,7 @@ export function planBlocks(lines: readonly string[], blocks: readonly Diagnostic
     const c = contextOf(b);
     if (c && !folds[k]) c.shown = true;
   });
-  for (const [key, c] of contexts) {
-    const [from, to] = key.split('-').map(Number);
-    state.fill(c.shown ? 1 : 2, from, to + 1);
-  }
+  for (const c of contexts.values()) state.fill(c.shown ? 1 : 2, c.range[0], c.range[1] + 1);
   blocks.forEach((b, k) => {
     state.fill(folds[k] ? 2 : 1, b.from, b.to + 1);
   });

@@ -17,7 +17,7 @@ import { type FoldInput, planFolds } from './fold.js';
 import { LINE_MODEL, unlikelyLines } from './lineModel.js';
 import { splitOutput } from './lines.js';
 import { commandKey, NOT_STORED_WARNING, type OutputMemory, outputHandle } from './memory.js';
-import { relevantLines } from './relevance.js';
+import { questionTermsByLine, rareHolders } from './relevance.js';
 import { rangesOf, renderOutput } from './render.js';
 import { diagnosticBlocks, directoryOfEntries } from './shapes/index.js';
 import type { OutputRequest, OutputResult } from './types.js';
@@ -116,8 +116,9 @@ export function analyseOutput(
   shape ??= detectShape(lines, req.command);
   const { roles, labels } = classifyLines(lines, shape);
   const question = [req.query ?? '', req.task ?? ''].join('\n');
-  const relevant = relevantLines(lines, question);
-  const blocks = [shape.main, ...shape.also].some((s) => s.diagnostics) ? planBlocks(lines, diagnosticBlocks(lines), relevant, question) : null;
+  const termsByLine = questionTermsByLine(lines, question);
+  const relevant = rareHolders(termsByLine);
+  const blocks = [shape.main, ...shape.also].some((s) => s.diagnostics) ? planBlocks(termsByLine, diagnosticBlocks(lines), relevant) : null;
   if (blocks) keepDiagnosticsWhole(blocks, lines, roles, labels);
   return {
     lines,

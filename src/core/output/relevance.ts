@@ -8,18 +8,19 @@ import { termsOf } from './lines.js';
 /** A term held by more lines than this is too common in the output to single a line out. */
 export const RARE_IN_OUTPUT = 3;
 
-export function relevantLines(lines: readonly string[], question: string): Uint8Array {
+/**
+ * Per line, the terms of the goal hint or the task it holds (none read when the question names
+ * nothing): what the relevance of a line, and of a diagnostic of several lines, is decided from.
+ */
+export function questionTermsByLine(lines: readonly string[], question: string): ReadonlySet<string>[] {
   const wanted = new Set(termsOf(question));
-  if (wanted.size === 0) return new Uint8Array(lines.length);
-  return rareHolders(lines.map((l) => wantedTerms(l, wanted)));
+  if (wanted.size === 0) return lines.map(() => NO_TERMS);
+  return lines.map((l) => new Set(termsOf(l).filter((t) => wanted.has(t))));
 }
 
-/** The terms of `wanted` (a question's) that a text holds. */
-export function wantedTerms(text: string, wanted: ReadonlySet<string>): Set<string> {
-  return new Set(termsOf(text).filter((t) => wanted.has(t)));
-}
+const NO_TERMS: ReadonlySet<string> = new Set();
 
-/** Per unit, given the question's terms each holds: 1 when it holds one that few units hold. */
+/** Per unit (a line, a diagnostic), given the question's terms each holds: 1 when it holds one that few units hold. */
 export function rareHolders(unitTerms: readonly ReadonlySet<string>[]): Uint8Array {
   const relevant = new Uint8Array(unitTerms.length);
   const holders = new Map<string, number>();

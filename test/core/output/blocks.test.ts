@@ -11,6 +11,7 @@ import { droppedNote } from '../../../src/core/output/dropped.js';
 import { planFolds } from '../../../src/core/output/fold.js';
 import { OutputMemory } from '../../../src/core/output/memory.js';
 import { analyseOutput, pruneOutput } from '../../../src/core/output/pruneOutput.js';
+import { questionTermsByLine } from '../../../src/core/output/relevance.js';
 import { diagnosticBlocks } from '../../../src/core/output/shapes/diagnostics.js';
 import { storedLines } from '../../../src/core/output/stored.js';
 import type { OutputResult } from '../../../src/core/output/types.js';
@@ -177,15 +178,15 @@ describe('diagnostics an agent fixing the build needs', () => {
     const blocks = diagnosticBlocks(lines);
     expect(blocks).toHaveLength(2000);
     expect(blocks.every((b) => b.context?.[0] === 0 && b.context[1] === 2000)).toBe(true);
-    // planBlocks: each line read a bounded number of times
+    // planBlocks: each line's terms read a bounded number of times
     let reads = 0;
-    const counted = new Proxy(lines, {
+    const counted = new Proxy(questionTermsByLine(lines, 'why does sds0.h fail to build'), {
       get: (target, key, receiver) => {
         if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
         return Reflect.get(target, key, receiver);
       },
     });
-    planBlocks(counted, blocks, new Uint8Array(lines.length), 'why does sds0.h fail to build');
+    planBlocks(counted, blocks, new Uint8Array(lines.length));
     expect(reads).toBeLessThan(4 * lines.length);
     // planFolds: each block's context looked at a bounded number of times
     const a = analyseOutput(lines, { command: 'gcc hiredis.c', query: 'why does it fail' }, null);
