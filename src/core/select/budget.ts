@@ -54,7 +54,7 @@ export function selectWithinBudget(
   diagnostics: Diagnostic[],
 ): Selection {
   const { byCost, byValue } = rankLines(doc, scored, analyses, budget);
-  const problems: Diagnostic[] = [];
+  let problems: Diagnostic[] = [];
   let chosen = selectInOrder(doc, byCost, scored, budget, repairer, problems);
   // The cost order prices headers, clause pairs and markers, not all that repair may bring: when
   // it affords no line at all, the value order may (a small, deeply nested file at a tight budget).
@@ -64,7 +64,7 @@ export function selectWithinBudget(
     const byValueChosen = selectInOrder(doc, byValue, scored, budget, repairer, retry);
     if (keepsALine(byValueChosen)) {
       chosen = byValueChosen;
-      problems.splice(0, problems.length, ...retry);
+      problems = retry;
     }
   }
   if (!chosen) return { kind: 'selected', chosen: collapseAll(doc, analyses, budget, diagnostics) };
